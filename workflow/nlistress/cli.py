@@ -13,64 +13,33 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from . import __version__
 from .atomic import write_json_atomic
 from .canonical import prepare
+from .cli_support import add_params_options, key_values, params_from_args
 from .config import (
     DatasetSpec,
     DownloadSettings,
     DownloadSpec,
     PrepareSettings,
-    deep_merge,
-    load_params,
 )
 from .download import fetch
 from .errors import ConfigError, NlistressError
 
 log = logging.getLogger("nlistress")
 
-
-def _params(args: argparse.Namespace) -> dict[str, Any]:
-    files = args.params or ([Path("params.yaml")] if Path("params.yaml").exists() else [])
-    params = load_params(files)
-    if args.set_json:
-        try:
-            override = json.loads(args.set_json)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"--set-json: not valid JSON ({exc})") from None
-        if not isinstance(override, dict):
-            raise ConfigError("--set-json: expected a JSON object")
-        params = deep_merge(params, override)
-    if not params:
-        raise ConfigError(
-            "no params: run from the project folder (params.yaml) or pass --params FILE"
-        )
-    return params
-
-
-def _add_params_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--params",
-        action="append",
-        type=Path,
-        metavar="FILE",
-        help="params YAML file; repeat to layer overrides (default: ./params.yaml)",
-    )
-    parser.add_argument(
-        "--set-json",
-        metavar="JSON",
-        help="JSON object deep-merged over the params (used by the Snakemake rules)",
-    )
+# Subcommands that live with their own stage's package: each module's
+# `register(sub)` adds its parsers, so a stage's CLI sits next to its code.
+_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
 
 def cmd_download(args: argparse.Namespace) -> None:
-    params = _params(args)
+    params = params_from_args(args)
     spec = DownloadSpec.from_params(params, args.name)
     dest = args.dest or Path("data/raw") / spec.name
     manifest = args.manifest or dest.with_name(f"{dest.name}.manifest.json")
@@ -81,7 +50,7 @@ def cmd_download(args: argparse.Namespace) -> None:
 
 
 def cmd_prepare(args: argparse.Namespace) -> None:
-    params = _params(args)
+    params = params_from_args(args)
     spec = DatasetSpec.from_params(params, args.dataset)
     split = spec.split(args.split)
     source_path, download_manifest_path = args.source, args.download_manifest
@@ -140,7 +109,7 @@ def cmd_index(args: argparse.Namespace) -> None:
             "rows": manifest["rows"],
             "source": manifest["source"],
         }
-    params = _params(args)
+    params = params_from_args(args)
     spec = DatasetSpec.from_params(params, args.dataset)
     write_json_atomic(
         args.output,
@@ -155,40 +124,26 @@ def cmd_index(args: argparse.Namespace) -> None:
     )
 
 
-def _key_values(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["a=1", "b=[x, y]"]`` -> ``{"a": 1, "b": ["x", "y"]}`` (values parsed as YAML)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--set {pair!r}: expected key=value")
-        try:
-            out[key] = yaml.safe_load(value)
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"--set {pair!r}: value is not valid YAML ({exc})") from None
-    return out
-
-
 def cmd_perturb(args: argparse.Namespace) -> None:
     from .perturb.runner import build_set
 
-    params = _params(args)
+    params = params_from_args(args)
     build_set(
         args.name, args.input, args.output, params,
-        seed=args.seed, overrides=_key_values(args.set or []), language=args.language,
+        seed=args.seed, overrides=key_values(args.set or []), language=args.language,
     )  # fmt: skip
 
 
 def cmd_card(args: argparse.Namespace) -> None:
     from .cards import write_card
 
-    write_card(args.set, args.output, _params(args), args.review)
+    write_card(args.set, args.output, params_from_args(args), args.review)
 
 
 def cmd_sample_for_review(args: argparse.Namespace) -> None:
     from .review import sample_for_review
 
-    params = _params(args)
+    params = params_from_args(args)
     section = params.get("review") or {}
     n = args.n if args.n is not None else int(section.get("per_set", 100))
     seed = args.seed if args.seed is not None else int(section.get("seed", 0))
@@ -210,7 +165,7 @@ def cmd_import_review(args: argparse.Namespace) -> None:
 def cmd_unli_metrics(args: argparse.Namespace) -> None:
     from .unli.metrics import MetricSettings, compute_metrics, write_tables
 
-    params = _params(args)
+    params = params_from_args(args)
     settings = MetricSettings.from_mapping((params.get("permute") or {}).get("metrics"))
     if args.runs:
         runs = yaml.safe_load(args.runs.read_text(encoding="utf-8"))
@@ -242,7 +197,7 @@ def cmd_minitree_stat(args: argparse.Namespace) -> None:
     from .unli.minitree import MinitreeSettings, build_train_statistic, pos_tagger
     from .unli.tokenize import tokenizer
 
-    params = _params(args)
+    params = params_from_args(args)
     settings = MinitreeSettings.from_mapping((params.get("permute") or {}).get("minitree"))
     tokenize, _ = tokenizer(args.tokenizer)
     build_train_statistic(
@@ -262,7 +217,7 @@ def cmd_minitree_scores(args: argparse.Namespace) -> None:
     )
     from .unli.tokenize import tokenizer
 
-    params = _params(args)
+    params = params_from_args(args)
     settings = MinitreeSettings.from_mapping((params.get("permute") or {}).get("minitree"))
     tokenize, joiner = tokenizer(args.tokenizer)
     stat = load_train_statistic(args.stat, settings.radius)
@@ -275,7 +230,7 @@ def cmd_minitree_scores(args: argparse.Namespace) -> None:
 
 
 def cmd_datasets(args: argparse.Namespace) -> None:
-    params = _params(args)
+    params = params_from_args(args)
     for name in params.get("datasets", {}):
         spec = DatasetSpec.from_params(params, name)
         for split in spec.splits.values():
@@ -303,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", help="key under `downloads` in params.yaml, e.g. snli_1.0")
     p.add_argument("--dest", type=Path, help="target folder (default: data/raw/NAME)")
     p.add_argument("--manifest", type=Path, help="manifest path (default: DEST.manifest.json)")
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_download)
 
     p = sub.add_parser(
@@ -326,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="manifest of the download the source came from (its checksum is recorded)",
     )
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_prepare)
 
     p = sub.add_parser(
@@ -338,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dataset")
     p.add_argument("manifests", nargs="+", type=Path, help="split manifests to index")
     p.add_argument("-o", "--output", type=Path, required=True)
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser(
@@ -360,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a setting of the test, e.g. --set repeat=3 --set side=premise",
     )
     p.add_argument("--language", help="language of the text (default: the dataset's, else en)")
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_perturb)
 
     p = sub.add_parser(
@@ -372,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("set", type=Path, help="the set's .parquet (its manifest beside it)")
     p.add_argument("-o", "--output", type=Path, required=True, help="card .md path")
     p.add_argument("--review", type=Path, help="review summary JSON from import-review")
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_card)
 
     p = sub.add_parser(
@@ -385,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, required=True, help="CSV to write")
     p.add_argument("-n", type=int, help="sample size (default: review.per_set)")
     p.add_argument("--seed", type=int, help="seed (default: review.seed)")
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_sample_for_review)
 
     p = sub.add_parser(
@@ -422,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         "minitree) instead of the single-run options, for one table over many models and sets",
     )
     p.add_argument("-o", "--output", type=Path, required=True, help="output folder")
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_unli_metrics)
 
     p = sub.add_parser(
@@ -437,7 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tokenizer", default="whitespace", help="as the permuted sets (default whitespace)"
     )
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_minitree_stat)
 
     p = sub.add_parser(
@@ -454,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tokenizer", default="whitespace", help="the set's tokenizer (default whitespace)"
     )
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_minitree_scores)
 
     p = sub.add_parser(
@@ -463,8 +418,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print one tab-separated line per dataset split: name, split, source kind "
         "and location, after applying the params files.",
     )
-    _add_params_options(p)
+    add_params_options(p)
     p.set_defaults(func=cmd_datasets)
+
+    for register in _EXTENSIONS:
+        register(sub)
     return parser
 
 

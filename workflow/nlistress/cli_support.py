@@ -1,0 +1,70 @@
+"""Argument helpers shared by every ``nlistress`` subcommand.
+
+Each stage package registers its own subcommands (``register(sub)``); they all
+read configuration the same way: params files (``--params``, default
+``params.yaml`` in the current folder) plus an optional ``--set-json`` object
+deep-merged on top, which is how Snakemake rules pass the exact config they
+resolved (including ``--configfile`` overrides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .config import deep_merge, load_params
+from .errors import ConfigError
+
+
+def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The params a subcommand runs with: files from ``--params`` plus ``--set-json``."""
+    files = args.params or ([Path("params.yaml")] if Path("params.yaml").exists() else [])
+    params = load_params(files)
+    if args.set_json:
+        try:
+            override = json.loads(args.set_json)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"--set-json: not valid JSON ({exc})") from None
+        if not isinstance(override, dict):
+            raise ConfigError("--set-json: expected a JSON object")
+        params = deep_merge(params, override)
+    if not params:
+        raise ConfigError(
+            "no params: run from the project folder (params.yaml) or pass --params FILE"
+        )
+    return params
+
+
+def add_params_options(parser: argparse.ArgumentParser) -> None:
+    """``--params`` and ``--set-json``, the two ways a subcommand receives config."""
+    parser.add_argument(
+        "--params",
+        action="append",
+        type=Path,
+        metavar="FILE",
+        help="params YAML file; repeat to layer overrides (default: ./params.yaml)",
+    )
+    parser.add_argument(
+        "--set-json",
+        metavar="JSON",
+        help="JSON object deep-merged over the params (used by the Snakemake rules)",
+    )
+
+
+def key_values(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["a=1", "b=[x, y]"]`` -> ``{"a": 1, "b": ["x", "y"]}`` (values parsed as YAML)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--set {pair!r}: expected key=value")
+        try:
+            out[key] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"--set {pair!r}: value is not valid YAML ({exc})") from None
+    return out
