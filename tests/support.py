@@ -36,7 +36,7 @@ def shared_override() -> dict[str, Any]:
 
 
 def copy_project(dst: Path) -> Path:
-    """Copy the workflow (Snakefile, rules, params) into ``dst``; return the offline override file.
+    """Copy the workflow (Snakefile, rules, params, profiles) into ``dst``; return the offline override file.
 
     Snakemake then runs in a scratch folder without touching the checkout's data/.
     """
@@ -44,6 +44,7 @@ def copy_project(dst: Path) -> Path:
     shutil.copy2(ROOT / "Snakefile", dst / "Snakefile")
     shutil.copy2(ROOT / "params.yaml", dst / "params.yaml")
     shutil.copytree(ROOT / "rules", dst / "rules", dirs_exist_ok=True)
+    shutil.copytree(ROOT / "profiles", dst / "profiles", dirs_exist_ok=True)
     override = dst / "shared.yaml"
     override.write_text(yaml.safe_dump(shared_override(), sort_keys=False), encoding="utf-8")
     return override
