@@ -31,8 +31,6 @@ Definitions (paper wording in quotes where the text is ambiguous):
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,6 +48,7 @@ import pyarrow.parquet as pq
 from ..atomic import write_json_atomic, write_text_atomic
 from ..errors import ConfigError, DataError
 from ..readers import iter_json_lines
+from ..tables import csv_table, latex_table, markdown_table, tex_escape
 
 LABELS = ("entailment", "neutral", "contradiction")
 BLEU_ORDERS = (2, 3, 4)
@@ -735,68 +734,17 @@ TABLE7 = (
 )
 
 
-def _fmt(value: Any, digits: int, empty: str) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return empty
-    if isinstance(value, bool | np.bool_):
-        return "true" if value else "false"
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating):
-        return f"{float(value):.{digits}f}"
-    return str(value)
-
-
-def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]], digits: int) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([_fmt(v, digits, "") for v in row])
-    return buffer.getvalue()
-
-
-def _markdown(header: Sequence[str], rows: Iterable[Sequence[Any]], digits: int) -> str:
-    def cell(v: Any) -> str:
-        return _fmt(v, digits, "n/a").replace("|", r"\|")
-
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
-
-
-_TEX_ESCAPES = {c: "\\" + c for c in "&%$#_{}"} | {
-    "\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-}  # fmt: skip
-
-
-def _tex_escape(text: str) -> str:
-    return "".join(_TEX_ESCAPES.get(c, c) for c in text)
-
-
-def _latex(header: Sequence[str], rows: Iterable[Sequence[Any]], n_text: int, digits: int) -> str:
-    spec = "l" * n_text + "r" * (len(header) - n_text)
-    lines = [
-        rf"\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(header) + r" \\", r"\midrule",
-    ]  # fmt: skip
-    for row in rows:
-        cells = [_tex_escape(v) if isinstance(v, str) else _fmt(v, digits, "--") for v in row]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
-
-
 def _write_three(
     out_dir: Path, stem: str, columns: Sequence[tuple[str, str, str, str]],
     keys: Sequence[str], rows: list[tuple[Any, ...]], csv_digits: int, display_digits: int,
 ) -> list[Path]:  # fmt: skip
     csv_header = [*keys, *(c[0] for c in columns)]
     md_header = [*keys, *(c[1] for c in columns)]
-    tex_header = [*(_tex_escape(k) for k in keys), *(c[2] for c in columns)]
+    tex_header = [*(tex_escape(k) for k in keys), *(c[2] for c in columns)]
     paths = [out_dir / f"{stem}.{ext}" for ext in ("md", "csv", "tex")]
-    write_text_atomic(paths[0], _markdown(md_header, rows, display_digits))
-    write_text_atomic(paths[1], _csv(csv_header, rows, csv_digits))
-    write_text_atomic(paths[2], _latex(tex_header, rows, len(keys), display_digits))
+    write_text_atomic(paths[0], markdown_table(md_header, rows, display_digits))
+    write_text_atomic(paths[1], csv_table(csv_header, rows, csv_digits))
+    write_text_atomic(paths[2], latex_table(tex_header, rows, len(keys), display_digits))
     return paths
 
 
@@ -874,7 +822,7 @@ def write_tables(
             continue
         header, rows = _long(results, attr)
         path = out_dir / name
-        write_text_atomic(path, _csv(header, rows, csv_digits))
+        write_text_atomic(path, csv_table(header, rows, csv_digits))
         written.append(path)
 
     summary = {"results": [_json_safe(r.summary) for r in ordered]}
