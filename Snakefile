@@ -15,13 +15,20 @@ include: "rules/download.smk"
 include: "rules/canonical.smk"
 include: "rules/sets.smk"
 include: "rules/unli.smk"
+include: "rules/artifacts.smk"
+include: "rules/release.smk"
+include: "rules/models.smk"
 
 
 rule all:
-    """Default target: every canonical split and every test set selected in params.yaml."""
+    """Default target: every canonical split and test set selected in params.yaml, the
+    give-away analyses and baselines, and every configured model trained, run and scored."""
     default_target: True
     input:
         canonical_indexes(),
         rules.stress.input,
         rules.permute.input,
+        rules.swap.input,
         rules.minitree.input,
+        rules.artifacts.input,
+        rules.models.input,

@@ -19,8 +19,8 @@ def _names(mapping):
 # unambiguously into dataset `mnli` and split `dev_matched`.
 wildcard_constraints:
     dataset=_names(config.get("datasets", {})),
-    test=_names([t for f in ("stress", "permute") for t in config.get(f, {}).get("tests", {})]),
-    family="stress|permute",
+    test=_names([t for f in ("stress", "permute", "swap") for t in config.get(f, {}).get("tests", {})]),
+    family="stress|permute|swap",
     split="[A-Za-z0-9_.-]+",
     download=_names(config.get("downloads", {})),
 

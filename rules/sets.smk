@@ -1,11 +1,12 @@
-"""Generated test sets and training data: the stress tests (Naik et al. 2018) and the
-word-order permutations (Sinha et al. 2021). One family per params section, each with
-its own `sets` (split -> tests), `augment` (training split -> tests) and `tests`."""
+"""Generated test sets and training data: the stress tests (Naik et al. 2018), the
+word-order permutations (Sinha et al. 2021) and the word-pair swaps (Sanchez et al. 2018).
+One family per params section, each with its own `sets` (split -> tests), `augment`
+(training split -> tests) and `tests`."""
 
-FAMILIES = ("stress", "permute")
+FAMILIES = ("stress", "permute", "swap")
 SETS = {family: test_targets(config, family, "sets") for family in FAMILIES}
 AUGMENT = [t for family in FAMILIES for t in test_targets(config, family, "augment")]
-NEEDS_RESOURCES = ("antonymy", "numerical")  # generators that load spaCy / WordNet
+NEEDS_RESOURCES = ("antonymy", "numerical", "swap_pairs")  # generators that load spaCy / WordNet
 
 
 def family_of(test):
@@ -30,6 +31,26 @@ def set_inputs(w):
     if config[family_of(w.test)]["tests"][w.test]["generator"] in NEEDS_RESOURCES:
         for name in config.get("resources", {}).get("downloads", []):
             inputs[name] = f"data/raw/{name}.manifest.json"
+    if family_of(w.test) == "swap":
+        inputs.update(swap_inputs(w.test))
+    return inputs
+
+
+def swap_inputs(test):
+    """A swap set also reads the training split (polarity, unseen) and its lexicon."""
+    section = config["swap"]
+    train = section.get("train_table")
+    if not train:
+        dataset, _, split = section["train"].partition("/")
+        train = f"data/canonical/{dataset}/{split}.parquet"
+    inputs = {"train": train}
+    lexicons = section.get("lexicons", {})
+    if section["tests"][test].get("relation") == "hypernym":
+        hypernyms = lexicons.get("hypernyms", {})
+        if hypernyms.get("source") == "baroni2012" and hypernyms.get("download"):
+            inputs["lexicon"] = f"data/raw/{hypernyms['download']}.manifest.json"
+    elif lexicons.get("antonyms", {}).get("source") == "file":
+        inputs["lexicon"] = lexicons["antonyms"]["path"]
     return inputs
 
 
@@ -79,6 +100,7 @@ rule set_card:
         unpack(review_summary),
         table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
         manifest="data/sets/{family}/{test}/{dataset}_{split}.manifest.json",
+        audit="data/sets/{family}/{test}/{dataset}_{split}.audit.json",  # rules/artifacts.smk
     output:
         "data/sets/{family}/{test}/{dataset}_{split}.card.md",
     params:
@@ -87,7 +109,7 @@ rule set_card:
     log:
         "logs/sets/{family}/{test}/{dataset}_{split}.card.log",
     shell:
-        "nlistress card {input.table:q} -o {output:q} {params.review}"
+        "nlistress card {input.table:q} -o {output:q} {params.review} --audit {input.audit:q}"
         " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 
@@ -111,3 +133,9 @@ rule permute:
     """Every permuted set (permute.sets) with its card, and the permuted training data."""
     input:
         family_outputs("permute"),
+
+
+rule swap:
+    """Every word-pair swap set (swap.sets: control and transformed rows) with its card."""
+    input:
+        family_outputs("swap"),

@@ -45,10 +45,11 @@ def test_datasets_lists_the_registry_after_overrides():
 
 
 def test_unknown_dataset_is_a_clear_error():
-    proc = nlistress("prepare", "sick", "dev", "-o", "/tmp/never.parquet")
+    proc = nlistress("prepare", "no_such_dataset", "dev", "-o", "/tmp/never.parquet")
     assert proc.returncode == 2
     assert proc.stderr.strip().endswith(
-        "datasets.sick: unknown dataset (known: anli, aqua_rat, custom, mnli, ocnli, snli)"
+        "datasets.no_such_dataset: unknown dataset (known: anli, aqua_rat, custom, mnli, ocnli, "
+        "scitail, sick, snli)"
     )
 
 

@@ -91,6 +91,15 @@ def _offline_params() -> dict[str, Any]:
     params["permute"]["sets"] = {"snli/dev": ["permute"]}
     params["permute"]["augment"] = {}
     params["permute"]["tests"]["permute"]["q"] = 3
+    # Swap sets have their own tests (WordNet makes them slow to build).
+    params["swap"]["sets"] = {}
+    # Give-away words and Tables 2-3 on SNLI only.
+    params["artifacts"]["giveaway"] = {"snli_dev": ["snli/dev"]}
+    params["artifacts"]["baselines"] = {"snli": {"train": "snli/dev", "eval": ["snli/test"]}}
+    # One tiny model, trained on SNLI dev, run on SNLI test and one stress set.
+    params["models"]["runs"] = {"cbow": ["plain"]}
+    params["models"]["training"].update(epochs=1, train_rows=2000, embedding_dim=16, mlp_dim=16)
+    params["models"]["evaluate"] = {"canonical": ["snli/test"], "families": {"stress": ["word_overlap"]}}
     return params
 
 
@@ -144,10 +153,10 @@ class Env:
 
 
 def _hashes(project: Path) -> dict[str, str]:
-    """sha256 of every file under data/, by path relative to the project."""
-    root = project / "data"
+    """sha256 of every file under data/ and results/, by path relative to the project."""
     return {
         p.relative_to(project).as_posix(): sha256_file(p)
+        for root in (project / "data", project / "results")
         for p in sorted(root.rglob("*"))
         if p.is_file()
     }
@@ -209,7 +218,9 @@ def test_repro_builds_the_sets_with_cards(built):
     built_files = {p for p in hashes if p.startswith("data/sets/")}
     stems = {*STRESS_FILES, "data/sets/permute/permute/snli_dev"}
     expected = {
-        f"{stem}{ext}" for stem in stems for ext in (".parquet", ".manifest.json", ".card.md")
+        f"{stem}{ext}"
+        for stem in stems
+        for ext in (".parquet", ".manifest.json", ".card.md", ".audit.json")
     }
     assert built_files == expected
     assert (
@@ -223,7 +234,9 @@ def test_repro_builds_the_sets_with_cards(built):
 def test_dvc_lock_pins_every_output_and_its_inputs(built):
     project, hashes = built
     lock = yaml.safe_load((project / "dvc.lock").read_text())
-    assert sorted(lock["stages"]) == sorted([*(f"canonical@{n}" for n in SELECTION), "sets"])
+    assert sorted(lock["stages"]) == sorted(
+        [*(f"canonical@{n}" for n in SELECTION), "sets", "artifacts", "models", "release"]
+    )
     stress = lock["stages"]["sets"]
     assert {out["path"] for out in stress["outs"]} == {"data/sets", "data/augmented", "data/unli"}
     assert "data/canonical" in {dep["path"] for dep in stress["deps"]}
@@ -246,9 +259,10 @@ def test_dvc_lock_pins_every_output_and_its_inputs(built):
         digest = lock["stages"][f"canonical@{name}"]["outs"][0]["md5"]
         entries = json.loads((cache / digest[:2] / digest[2:]).read_text())
         listed |= {f"data/canonical/{name}/{e['relpath']}" for e in entries}
-    for out in stress["outs"]:
-        entries = json.loads((cache / out["md5"][:2] / out["md5"][2:]).read_text())
-        listed |= {f"{out['path']}/{e['relpath']}" for e in entries}
+    for stage in ("sets", "artifacts", "models", "release"):
+        for out in lock["stages"][stage]["outs"]:
+            entries = json.loads((cache / out["md5"][:2] / out["md5"][2:]).read_text())
+            listed |= {f"{out['path']}/{e['relpath']}" for e in entries}
     assert listed == set(hashes)
 
 
@@ -273,6 +287,20 @@ def test_push_then_pull_from_local_remote_restores_files(built, env, tmp_path):
     assert "Data and pipelines are up to date" in env.dvc("status", cwd=clone)
     # The override stays out of git: the committed default is untouched.
     assert env.git("status", "--porcelain", cwd=clone).strip() == ""
+
+
+def test_pull_release_restores_only_the_released_sets(built, env, http_remote, tmp_path):
+    project, hashes = built
+    released = {k: v for k, v in hashes.items() if k.startswith("data/release/")}
+    catalogue = json.loads((project / "data/release/catalogue.json").read_text())
+    assert catalogue["count"] == len(STRESS_FILES) + 1  # the stress sets and the permuted set
+    for remote in (str(project / ".dvc-remote"), http_remote):
+        clone = _clone(env, project, tmp_path / f"clone{len(remote)}")
+        env.dvc("remote", "add", "-d", "--local", "release", remote, cwd=clone)
+        env.dvc("pull", "release", cwd=clone)
+        assert _hashes(clone) == released
+        for entry in catalogue["sets"]:
+            assert sha256_file(clone / "data/release" / entry["path"]) == entry["sha256"]
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ def test_dry_run_of_the_whole_dag(tmp_path):
 
 
 def small_permutations(folder: Path) -> Path:
-    """An override keeping the permutation part of the run small: q = 3, three sets."""
+    """An override keeping the run small: q = 3 and three permuted sets; one tiny model."""
     params = project_params()
     sets = {key: [] for key in params["permute"]["sets"]}
     sets |= {"snli/dev": ["permute", "permute_hypothesis"], "mnli/dev_matched": ["permute_clump50"]}
@@ -46,7 +46,11 @@ def small_permutations(folder: Path) -> Path:
         "permute": {
             "sets": sets,
             "tests": {name: {"q": 3} for name in params["permute"]["tests"]},
-        }
+        },
+        "models": {
+            "runs": {name: [] for name in params["models"]["runs"]} | {"cbow": ["plain"]},
+            "training": {"epochs": 1, "embedding_dim": 16, "mlp_dim": 16},
+        },
     }
     path = folder / "small.yaml"
     path.write_text(yaml.safe_dump(override), encoding="utf-8")

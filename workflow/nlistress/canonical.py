@@ -65,6 +65,11 @@ def _first_present(fields: Mapping[str, Any], names: tuple[str, ...]) -> tuple[s
     return None, None
 
 
+def _unless_blank(value: Any) -> Any:
+    """``None`` for an empty string: an empty CSV/TSV cell means "no value", as in JSON."""
+    return None if value == "" else value
+
+
 class _SourceIds:
     """Source ids of a split: the source's own id, or the row position; duplicates refused."""
 
@@ -146,8 +151,9 @@ def build_nli_table(
         if hypothesis is None:
             _empty(rows, row, "hypothesis", settings, counts)
             continue
-        source_id = ids.take(row, _first_present(row.fields, cols["id"])[1])
-        genre = _first_present(row.fields, cols["genre"])[1]
+        # An empty CSV/TSV cell means "no value", as an absent JSON field does.
+        source_id = ids.take(row, _unless_blank(_first_present(row.fields, cols["id"])[1]))
+        genre = _unless_blank(_first_present(row.fields, cols["genre"])[1])
         out["uid"].append(f"{spec.name}:{split}:{source_id}")
         out["dataset"].append(spec.name)
         out["split"].append(split)
@@ -229,7 +235,7 @@ def prepare(
     """
     split_spec = spec.split(split)
     source = split_spec.source
-    rows = open_source(source, source_path)
+    rows = open_source(source, source_path, spec.format)
     table, counts = BUILDERS[spec.table](rows, spec, split, split_spec.labelled, settings)
     if counts.kept == 0:
         raise DataError(

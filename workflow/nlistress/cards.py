@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from .atomic import write_text_atomic
+from .errors import DataError
 from .manifest import manifest_path
 from .perturb import make_generator
 
@@ -38,14 +39,20 @@ def _review_section(review: Mapping[str, Any] | None, set_name: str) -> str:
         )
     lines = [
         f"{review['reviewed']} rows reviewed (sample of {review['sampled']}, stratified by label).",
-        "",
-        "| measure | rate |",
-        "|---|---|",
-        f"| generated label correct | {review['label_correct_rate']:.1%} |",
-        f"| grammatical | {review['grammatical_rate']:.1%} |",
     ]
+    if review["reviewed"]:
+        lines += [
+            "",
+            "| measure | rate |",
+            "|---|---|",
+            f"| generated label correct | {review['label_correct_rate']:.1%} |",
+            f"| grammatical | {review['grammatical_rate']:.1%} |",
+        ]
     for label, rate in sorted(review.get("label_correct_by_label", {}).items()):
         lines.append(f"| label correct, {label} | {rate:.1%} |")
+    if "annotations" in review:  # sets with rows no rule could label
+        lines += ["", f"Labelled by reviewers: {len(review['annotations'])} rows; marked incoherent "
+                  f"(discarded): {len(review['incoherent'])}; still without a label: {review['pending']}."]
     return "\n".join(lines)
 
 
@@ -54,8 +61,9 @@ def render_card(
     manifest: Mapping[str, Any],
     params: Mapping[str, Any],
     review: Mapping[str, Any] | None = None,
+    audit: Mapping[str, Any] | None = None,
 ) -> str:
-    """The Markdown card of one set, from its manifest and the registry."""
+    """The Markdown card of one set, from its manifest and the registry (and its audit, if given)."""
     set_path = Path(set_path)
     run = manifest["params"]
     generator = make_generator(run["test"], params, run["settings"])
@@ -100,6 +108,12 @@ def render_card(
         f"| label | premise | hypothesis |\n|---|---|---|\n{examples}",
         "## Human validation",
         _review_section(review, str(set_path)),
+    ]
+    if audit:
+        from .artifacts.card_section import audit_section
+
+        sections += ["## Artifact audit", audit_section(audit)]
+    sections += [
         "## Source data, licence and citation",
         f"Built from {dataset.get('title', manifest['dataset'])} "
         f"({dataset.get('homepage', 'no homepage recorded')}), licence: "
@@ -115,10 +129,16 @@ def write_card(
     output: str | Path,
     params: Mapping[str, Any],
     review_path: str | Path | None = None,
+    audit_path: str | Path | None = None,
 ) -> None:
     """Render the card of ``set_path`` (its manifest beside it) into ``output``."""
     manifest = json.loads(manifest_path(set_path).read_text(encoding="utf-8"))
     review = None
     if review_path is not None and Path(review_path).exists():
         review = json.loads(Path(review_path).read_text(encoding="utf-8"))
-    write_text_atomic(output, render_card(set_path, manifest, params, review))
+    audit = None
+    if audit_path is not None:
+        if not Path(audit_path).is_file():
+            raise DataError(audit_path, "audit not found; write it with `nlistress audit --set SET -o FILE`")
+        audit = json.loads(Path(audit_path).read_text(encoding="utf-8"))
+    write_text_atomic(output, render_card(set_path, manifest, params, review, audit))

@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from . import __version__
+from .artifacts import commands as artifacts_commands
 from .atomic import write_json_atomic
 from .canonical import prepare
 from .cli_support import add_params_options, key_values, params_from_args
@@ -30,12 +31,18 @@ from .config import (
 )
 from .download import fetch
 from .errors import ConfigError, NlistressError
+from .models import commands as models_commands
+from .swapstats import commands as swapstats_commands
 
 log = logging.getLogger("nlistress")
 
 # Subcommands that live with their own stage's package: each module's
 # `register(sub)` adds its parsers, so a stage's CLI sits next to its code.
-_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
+_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
+    artifacts_commands.register,
+    swapstats_commands.register,
+    models_commands.register,
+]
 
 
 def cmd_download(args: argparse.Namespace) -> None:
@@ -137,7 +144,7 @@ def cmd_perturb(args: argparse.Namespace) -> None:
 def cmd_card(args: argparse.Namespace) -> None:
     from .cards import write_card
 
-    write_card(args.set, args.output, params_from_args(args), args.review)
+    write_card(args.set, args.output, params_from_args(args), args.review, args.audit)
 
 
 def cmd_sample_for_review(args: argparse.Namespace) -> None:
@@ -152,14 +159,21 @@ def cmd_sample_for_review(args: argparse.Namespace) -> None:
 
 
 def cmd_import_review(args: argparse.Namespace) -> None:
-    from .review import import_review
+    from .review import apply_review, import_review
 
     summary = import_review(args.review, args.set, args.output)
-    log.info(
-        "%d rows reviewed: label correct %.1f%%, grammatical %.1f%% -> %s",
-        summary["reviewed"], 100 * summary["label_correct_rate"],
-        100 * summary["grammatical_rate"], args.output,
-    )  # fmt: skip
+    if summary["reviewed"]:
+        log.info(
+            "%d rows reviewed: label correct %.1f%%, grammatical %.1f%% -> %s",
+            summary["reviewed"], 100 * summary["label_correct_rate"],
+            100 * summary["grammatical_rate"], args.output,
+        )  # fmt: skip
+    if "annotations" in summary:
+        log.info("%d rows labelled, %d incoherent, %d still need a label", len(summary["annotations"]),
+                 len(summary["incoherent"]), summary["pending"])  # fmt: skip
+    if args.apply:
+        manifest = apply_review(args.set, args.output, args.apply)
+        log.info("%d rows -> %s (%s)", manifest["output_rows"], args.apply, manifest["rows"]["dropped"])
 
 
 def cmd_unli_metrics(args: argparse.Namespace) -> None:
@@ -227,6 +241,14 @@ def cmd_minitree_scores(args: argparse.Namespace) -> None:
     )  # fmt: skip
     source = {str(p): sha256_file(p) for p in (args.set, args.canonical, args.stat)}
     write_example_betas(frame, args.output, source, {"k": settings.k, "radius": settings.radius})
+
+
+def cmd_release(args: argparse.Namespace) -> None:
+    from .release import build_release
+
+    entries = build_release(args.sets, args.output, params_from_args(args))
+    rows = sum(e.rows for e in entries)
+    log.info("released %d sets (%s rows) -> %s", len(entries), f"{rows:,}", args.output)
 
 
 def cmd_datasets(args: argparse.Namespace) -> None:
@@ -327,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("set", type=Path, help="the set's .parquet (its manifest beside it)")
     p.add_argument("-o", "--output", type=Path, required=True, help="card .md path")
     p.add_argument("--review", type=Path, help="review summary JSON from import-review")
+    p.add_argument("--audit", type=Path, help="artifact audit JSON from `nlistress audit`")
     add_params_options(p)
     p.set_defaults(func=cmd_card)
 
@@ -347,11 +370,20 @@ def build_parser() -> argparse.ArgumentParser:
         "import-review",
         help="read a filled review CSV and summarise it for the card",
         description="Check a review CSV (yes/no answers, uids of SET) and write the label-"
-        "correctness and grammaticality rates to a JSON summary that `card --review` reads.",
+        "correctness and grammaticality rates to a JSON summary that `card --review` reads; "
+        "for swap sets also the gold_label given to needs_annotation rows and the rows marked "
+        "incoherent.",
     )
     p.add_argument("review", type=Path, help="the filled CSV")
     p.add_argument("--set", type=Path, required=True, help="the set the sample came from")
     p.add_argument("-o", "--output", type=Path, required=True, help="summary JSON to write")
+    p.add_argument(
+        "--apply",
+        type=Path,
+        metavar="OUT.parquet",
+        help="sets with label_status: also write the set with the reviewers' labels filled in "
+        "and the rows marked incoherent removed (counted in OUT's manifest)",
+    )
     p.set_defaults(func=cmd_import_review)
 
     p = sub.add_parser(
@@ -411,6 +443,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_params_options(p)
     p.set_defaults(func=cmd_minitree_scores)
+
+    p = sub.add_parser(
+        "release",
+        help="assemble released sets with their cards and manifests, and a catalogue",
+        description="Check each set's sha256 against its manifest, copy set, manifest and card "
+        "into OUTPUT/<family>/<test>/ and write catalogue.json, catalogue.csv and CATALOGUE.md "
+        "(paper, rows, sha256, source licence). OUTPUT is replaced as a whole.",
+    )
+    p.add_argument("sets", nargs="+", type=Path, help="set Parquet files (data/sets/...)")
+    p.add_argument("-o", "--output", type=Path, required=True, help="release folder")
+    add_params_options(p)
+    p.set_defaults(func=cmd_release)
 
     p = sub.add_parser(
         "datasets",

@@ -21,6 +21,8 @@ TABLES = ("nli", "aqua")
 ARCHIVES = ("zip", "tar", "tar.gz", "file")
 URL_SCHEMES = ("https", "http", "ftp", "file")
 NLI_FIELDS = ("premise", "hypothesis", "label", "id", "genre")
+FILE_FORMATS = ("jsonl", "csv", "tsv")
+QUOTING = ("minimal", "none")
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -158,6 +160,67 @@ class SourceSpec:
 
 
 @dataclass(frozen=True)
+class FileFormat:
+    """How the files of a dataset are laid out: JSON lines, or delimited text (csv/tsv).
+
+    Many NLI datasets (SciTail, SICK, RTE, FN+ ...) ship as CSV or TSV; with a
+    ``format`` entry they go through the same canonicalisation as JSON lines,
+    field names coming from the header line or from ``fieldnames``.
+    """
+
+    kind: str = "jsonl"
+    delimiter: str = ","
+    header: bool = True
+    fieldnames: tuple[str, ...] = ()
+    quoting: str = "minimal"
+
+    @classmethod
+    def from_params(cls, entry: Any, where: str) -> FileFormat:
+        if entry is None:
+            return cls()
+        if isinstance(entry, str):
+            entry = {"kind": entry}
+        kind = _get(entry, "kind", where, str)
+        if kind not in FILE_FORMATS:
+            raise ConfigError(
+                f"{where}.kind: expected one of {', '.join(FILE_FORMATS)}, got {kind!r}"
+            )
+        if kind == "jsonl":
+            return cls()
+        delimiter = entry.get("delimiter", "\t" if kind == "tsv" else ",")
+        if not isinstance(delimiter, str) or len(delimiter) != 1:
+            raise ConfigError(f"{where}.delimiter: expected one character, got {delimiter!r}")
+        header = entry.get("header", True)
+        if not isinstance(header, bool):
+            raise ConfigError(f"{where}.header: expected true or false, got {header!r}")
+        names = entry.get("fieldnames") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise ConfigError(f"{where}.fieldnames: expected a list of field names")
+        if len(set(names)) != len(names):
+            raise ConfigError(f"{where}.fieldnames: names must be distinct, got {names}")
+        if not header and not names:
+            raise ConfigError(f"{where}.fieldnames: required when header is false")
+        quoting = entry.get("quoting", "minimal")
+        if quoting not in QUOTING:
+            raise ConfigError(
+                f"{where}.quoting: expected one of {', '.join(QUOTING)}, got {quoting!r}"
+            )
+        return cls(kind, delimiter, header, tuple(names), quoting)
+
+    def describe(self) -> dict[str, Any]:
+        """The layout settings (for manifests)."""
+        if self.kind == "jsonl":
+            return {"kind": "jsonl"}
+        return {
+            "kind": self.kind,
+            "delimiter": self.delimiter,
+            "header": self.header,
+            "fieldnames": list(self.fieldnames),
+            "quoting": self.quoting,
+        }
+
+
+@dataclass(frozen=True)
 class SplitSpec:
     name: str
     source: SourceSpec
@@ -179,6 +242,7 @@ class DatasetSpec:
     labels: tuple[str, ...] = ()
     label_map: dict[str, str] = field(default_factory=dict)
     drop_labels: tuple[str, ...] = ()
+    format: FileFormat = field(default_factory=FileFormat)
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any], name: str) -> DatasetSpec:
@@ -245,6 +309,7 @@ class DatasetSpec:
                 "labels": labels,
                 "label_map": label_map,
                 "drop_labels": drop,
+                "format": FileFormat.from_params(entry.get("format"), f"{where}.format"),
             }
         )
 
@@ -264,6 +329,8 @@ class DatasetSpec:
                 "label_map": dict(sorted(self.label_map.items())),
                 "drop_labels": list(self.drop_labels),
             }
+            if self.format.kind != "jsonl":  # jsonl manifests stay as they were
+                out["format"] = self.format.describe()
         return out
 
 

@@ -1,4 +1,4 @@
-"""Readers that turn a source (JSON-lines file or Hugging Face dataset) into located rows.
+"""Readers that turn a source (JSON-lines, CSV/TSV file or HF dataset) into located rows.
 
 Each row comes with its position (1-based line in a file, 0-based row for a HF
 split) so that every later error can say exactly where the bad input is.
@@ -6,6 +6,7 @@ split) so that every later error can say exactly where the bad input is.
 
 from __future__ import annotations
 
+import csv
 import json
 import logging
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .config import SourceSpec
+from .config import FileFormat, SourceSpec
 from .errors import ConfigError, DataError
 from .progress import with_progress
 
@@ -42,21 +43,19 @@ class RowSource:
         return DataError(self.origin, message, position, self.unit)
 
 
-def iter_json_lines(path: str | Path) -> Iterator[Row]:
-    """Yield one object per non-blank line of a JSON-lines file.
-
-    Decoding is strict UTF-8 (a leading byte-order mark is accepted); blank
-    lines are skipped. Malformed input raises :class:`DataError` with the line.
-    """
-    path = Path(path)
+def _check_file(path: Path, what: str) -> None:
     if not path.exists():
         raise DataError(path, "file not found")
     if path.is_dir():
-        raise DataError(path, "is a folder, expected a JSON-lines file")
+        raise DataError(path, f"is a folder, expected {what}")
+
+
+def _decoded_lines(path: Path) -> Iterator[str]:
+    """The file's lines, strictly UTF-8 (a leading byte-order mark is accepted), endings kept."""
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
             try:
-                text = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+                yield raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
                 raise DataError(
                     path,
@@ -64,17 +63,74 @@ def iter_json_lines(path: str | Path) -> Iterator[Row]:
                     "convert the file to UTF-8",
                     lineno,
                 ) from None
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise DataError(
-                    path, f"not valid JSON ({exc.msg} at column {exc.colno})", lineno
-                ) from None
-            if not isinstance(obj, dict):
-                raise DataError(path, f"expected a JSON object, got {type(obj).__name__}", lineno)
-            yield Row(lineno, obj)
+
+
+def iter_delimited(path: str | Path, fmt: FileFormat) -> Iterator[Row]:
+    """Yield one record per row of a CSV/TSV file, as a dict keyed by field name.
+
+    Field names come from ``fmt.fieldnames`` or else the header line (a header
+    line is skipped either way when ``fmt.header``). A row is located by the
+    line it starts on, so a quoted field spanning lines still names the right
+    place; blank lines are skipped and a row with the wrong number of fields
+    is an error, never silently padded.
+    """
+    path = Path(path)
+    _check_file(path, f"a {fmt.kind.upper()} file")
+    quoting = csv.QUOTE_NONE if fmt.quoting == "none" else csv.QUOTE_MINIMAL
+    reader = csv.reader(
+        _decoded_lines(path), delimiter=fmt.delimiter, quoting=quoting, strict=True
+    )
+    names: list[str] | None = list(fmt.fieldnames) or None
+    header_pending = fmt.header
+    start = 1
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DataError(path, f"not valid {fmt.kind.upper()} ({exc})", start) from None
+        lineno, start = start, reader.line_num + 1
+        if not record or (len(record) == 1 and not record[0].strip()):
+            continue
+        if header_pending:
+            header_pending = False
+            if names is None:
+                names = [name.strip() for name in record]
+                if len(set(names)) != len(names) or not all(names):
+                    raise DataError(path, f"header has empty or repeated names: {record}", lineno)
+            continue
+        assert names is not None  # config requires fieldnames without a header
+        if len(record) != len(names):
+            raise DataError(
+                path,
+                f"expected {len(names)} fields ({', '.join(names)}), got {len(record)}; "
+                "check the delimiter and quoting in the dataset's format",
+                lineno,
+            )
+        yield Row(lineno, dict(zip(names, record, strict=True)))
+
+
+def iter_json_lines(path: str | Path) -> Iterator[Row]:
+    """Yield one object per non-blank line of a JSON-lines file.
+
+    Decoding is strict UTF-8 (a leading byte-order mark is accepted); blank
+    lines are skipped. Malformed input raises :class:`DataError` with the line.
+    """
+    path = Path(path)
+    _check_file(path, "a JSON-lines file")
+    for lineno, text in enumerate(_decoded_lines(path), 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataError(
+                path, f"not valid JSON ({exc.msg} at column {exc.colno})", lineno
+            ) from None
+        if not isinstance(obj, dict):
+            raise DataError(path, f"expected a JSON object, got {type(obj).__name__}", lineno)
+        yield Row(lineno, obj)
 
 
 def iter_hf_rows(source: SourceSpec) -> Iterator[Row]:
@@ -109,8 +165,10 @@ def iter_hf_rows(source: SourceSpec) -> Iterator[Row]:
         yield Row(index, record)
 
 
-def open_source(source: SourceSpec, path: str | Path | None) -> RowSource:
-    """Rows of a split: from ``path`` for file sources, from the hub or a folder for HF."""
+def open_source(
+    source: SourceSpec, path: str | Path | None, fmt: FileFormat | None = None
+) -> RowSource:
+    """Rows of a split: from ``path`` (laid out as ``fmt``) for file sources, else from HF."""
     if source.kind == "hf" and path is None:
         origin = f"hf:{source.hf_name}@{source.hf_revision or 'default'}[{source.hf_split}]"
         return RowSource(
@@ -120,8 +178,8 @@ def open_source(source: SourceSpec, path: str | Path | None) -> RowSource:
         )
     if path is None:
         raise ConfigError(f"a {source.kind} source needs a file path")
+    fmt = fmt or FileFormat()
+    rows = iter_json_lines(path) if fmt.kind == "jsonl" else iter_delimited(path, fmt)
     return RowSource(
-        str(path),
-        "line",
-        with_progress(iter_json_lines(path), str(path), "rows read", PROGRESS_EVERY, log),
+        str(path), "line", with_progress(rows, str(path), "rows read", PROGRESS_EVERY, log)
     )

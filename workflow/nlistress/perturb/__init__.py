@@ -16,13 +16,14 @@ from ..config import deep_merge
 from ..errors import ConfigError
 from .base import Generator
 
-FAMILIES = ("stress", "permute")
+FAMILIES = ("stress", "permute", "swap")
 GENERATORS = {
     "tautology": "nlistress.perturb.tautology:Tautology",
     "spelling_error": "nlistress.perturb.spelling:SpellingError",
     "antonymy": "nlistress.perturb.antonymy:Antonymy",
     "numerical": "nlistress.perturb.numerical:Numerical",
     "permute": "nlistress.unli.permute:Permute",
+    "swap_pairs": "nlistress.swap.generators:SwapPairs",
 }
 
 

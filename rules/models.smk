@@ -1,0 +1,135 @@
+"""Models (issue 6): train every (model × variant) of models.runs, run each on every set of
+models.evaluate, score them. `snakemake models` builds all of it; `train` and the two
+predict rules declare GPU resources (models.resources) for the SLURM profile and run on
+the CPU when no GPU is present."""
+
+import shlex
+
+from nlistress.models.settings import VARIANTS, evaluation_targets, runs, split_of
+
+MODELS = config.get("models", {})
+MODEL_RUNS = runs(config)
+MODEL_EVAL = evaluation_targets(config)
+MODEL_RESOURCES = MODELS.get("resources", {})
+
+
+wildcard_constraints:
+    model=_names(MODELS.get("zoo", {})),
+    variant="|".join(VARIANTS),
+
+
+def models_config(w=None):
+    return config_json(models=MODELS)
+
+
+def train_inputs(w):
+    """The canonical train (and dev) split, plus the augmentation file of the variant."""
+    dataset, split = split_of(config, "train_split")
+    inputs = {"train": f"data/canonical/{dataset}/{split}.parquet"}
+    dev = split_of(config, "dev_split")
+    if dev:
+        inputs["dev"] = f"data/canonical/{dev[0]}/{dev[1]}.parquet"
+    tests = MODELS.get("augment_tests", {})
+    roles = {"negation": ["negation"], "permute": ["permuted"], "max_entropy": ["permuted"]}
+    for role in roles.get(w.variant, []):
+        inputs[role] = f"data/augmented/{tests[role]}/{dataset}_{split}.parquet"
+    return inputs
+
+
+def train_options(w, input):
+    return " ".join(f"--{role} {shlex.quote(str(input[role]))}"
+                    for role in ("dev", "negation", "permuted") if role in input.keys())
+
+
+rule train:
+    """Train one zoo model in one training variant."""
+    input:
+        unpack(train_inputs),
+    output:
+        directory("data/models/{model}/{variant}"),
+    params:
+        config=models_config,
+        options=train_options,
+    resources:
+        **MODEL_RESOURCES.get("train", {}),
+    log:
+        "logs/models/train/{model}/{variant}.log",
+    shell:
+        "nlistress train {wildcards.model:q} --variant {wildcards.variant} --train {input.train:q}"
+        " {params.options} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+
+rule predict:
+    """Predictions of one trained model on one generated set."""
+    input:
+        model="data/models/{model}/{variant}",
+        table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
+    output:
+        "data/predictions/{model}/{variant}/{family}/{test}/{dataset}_{split}.parquet",
+    params:
+        config=models_config,
+    resources:
+        **MODEL_RESOURCES.get("predict", {}),
+    log:
+        "logs/models/predict/{model}/{variant}/{family}/{test}/{dataset}_{split}.log",
+    shell:
+        "nlistress predict --model {input.model:q} --set {input.table:q} -o {output:q}"
+        " --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+
+rule predict_canonical:
+    """Predictions of one trained model on one canonical split."""
+    input:
+        model="data/models/{model}/{variant}",
+        table="data/canonical/{dataset}/{split}.parquet",
+    output:
+        "data/predictions/{model}/{variant}/canonical/{dataset}_{split}.parquet",
+    params:
+        config=models_config,
+    resources:
+        **MODEL_RESOURCES.get("predict", {}),
+    log:
+        "logs/models/predict/{model}/{variant}/canonical/{dataset}_{split}.log",
+    shell:
+        "nlistress predict --model {input.model:q} --set {input.table:q} -o {output:q}"
+        " --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+
+def evaluation_pairs(w):
+    """(set, predictions) paths of every models.evaluate set for this model and variant."""
+    pairs = []
+    for family, test, dataset, split in MODEL_EVAL:
+        if family == "canonical":
+            table = f"data/canonical/{dataset}/{split}.parquet"
+            where = f"canonical/{dataset}_{split}"
+        else:
+            table = f"data/sets/{family}/{test}/{dataset}_{split}.parquet"
+            where = f"{family}/{test}/{dataset}_{split}"
+        pairs.append((table, f"data/predictions/{w.model}/{w.variant}/{where}.parquet"))
+    return pairs
+
+
+rule score:
+    """Accuracy, confusion matrices and false-neutral share of one model on every evaluated set."""
+    input:
+        sets=lambda w: [s for s, _ in evaluation_pairs(w)],
+        predictions=lambda w: [p for _, p in evaluation_pairs(w)],
+    output:
+        json="results/scores/{model}/{variant}.json",
+        md="results/scores/{model}/{variant}.md",
+        csv="results/scores/{model}/{variant}.csv",
+    params:
+        config=lambda w: config_json(permute={"metrics": config.get("permute", {}).get("metrics", {})}),
+        pairs=lambda w: " ".join(f"--set {shlex.quote(s)} --predictions {shlex.quote(p)}"
+                                 for s, p in evaluation_pairs(w)),
+    log:
+        "logs/models/score/{model}/{variant}.log",
+    shell:
+        "nlistress score --model {wildcards.model}/{wildcards.variant} {params.pairs}"
+        " -o {output.json:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+
+rule models:
+    """Every (model × variant) of models.runs trained, run on every evaluated set and scored."""
+    input:
+        [f"results/scores/{model}/{variant}.json" for model, variant in MODEL_RUNS],

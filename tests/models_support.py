@@ -1,0 +1,61 @@
+"""What the model tests share: tiny settings, the real SNLI tables, training helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import torch
+
+from nlistress.config import deep_merge
+from nlistress.models.predict import load_predictor, predict_set
+from nlistress.models.settings import model_spec
+from nlistress.models.train import train_model
+
+from .support import canonical_table, project_params, shared_override
+
+CPU = torch.device("cpu")
+# Small enough for 2 CI cores: every architecture trains in seconds on 6,000 SNLI dev rows.
+TINY_MODEL = {"embedding_dim": 50, "hidden_dim": 64, "mlp_dim": 64}
+TINY = {
+    "models": {
+        "threads": 1,
+        "training": {"epochs": 2, "max_length": 40, "batch_size": 64, "train_rows": 6000,
+                     "early_stopping": None, "lr_policy": {"kind": "constant"}},
+        "predict": {"batch_size": 256, "chunk_rows": 4000, "mixed_precision": True},
+    }
+}
+PREDICT = TINY["models"]["predict"]
+
+
+def tiny_params(**models: Any) -> dict[str, Any]:
+    """params.yaml + tests/shared.yaml + tiny dimensions on every zoo model (+ ``models`` keys)."""
+    params = deep_merge(deep_merge(project_params(), shared_override()), TINY)
+    params["models"]["zoo"] = {n: {**e, **TINY_MODEL} for n, e in params["models"]["zoo"].items()}
+    return deep_merge(params, {"models": models})
+
+
+def snli_tables(params: dict[str, Any], folder: Path) -> tuple[Path, Path]:
+    """The real SNLI dev (training) and test (evaluation) files, canonicalised into ``folder``."""
+    return (
+        canonical_table(params, "snli", "dev", "snli/snli_1.0_dev.jsonl", folder),
+        canonical_table(params, "snli", "test", "snli/snli_1.0_test.jsonl", folder),
+    )
+
+
+def train(params: dict[str, Any], name: str, train_path: Path, out: Path, variant: str = "plain",
+          augment: dict[str, Path] | None = None) -> list[dict[str, float]]:  # fmt: skip
+    torch.set_num_threads(1)
+    return train_model(model_spec(params, name), variant, train_path, None, augment or {}, out,
+                       params["models"]["seed"], CPU)  # fmt: skip
+
+
+def predict(model_dir: Path, set_path: Path, out: Path) -> Path:
+    predict_set(load_predictor(model_dir, PREDICT, CPU), set_path, out, PREDICT["chunk_rows"])
+    return out
+
+
+def majority_share(table: Path) -> float:
+    labels = pq.read_table(table, columns=["label"])["label"].to_pandas()
+    return float(labels.value_counts(normalize=True).max())

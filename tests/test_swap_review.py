@@ -1,0 +1,104 @@
+"""Review of swap sets: reviewers label needs_annotation rows or mark rows incoherent.
+
+Uses the hypernym in-situ set of the real SNLI dev file (Baroni et al. pairs),
+whose I_TH rows mostly need a label.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from nlistress.cards import write_card
+from nlistress.errors import DataError
+from nlistress.perturb.runner import build_set
+from nlistress.review import DROP_INCOHERENT, apply_review, import_review, sample_for_review
+
+from .support import canonical_table
+from .test_swap_sets import swap_params
+
+
+@pytest.fixture(scope="module")
+def hypernym_set(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("swap_review")
+    dev = canonical_table(swap_params(folder), "snli", "dev", "snli/snli_1.0_dev.jsonl", folder)
+    params = swap_params(dev)
+    target = folder / "snli_dev.parquet"
+    build_set("hypernym_in_situ", dev, target, params)
+    return params, target
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_every_unlabelled_row_is_exported_before_the_sample(hypernym_set, tmp_path):
+    _, target = hypernym_set
+    table = pq.read_table(target).to_pylist()
+    pending = [r["uid"] for r in table if r["label_status"] == "needs_annotation"]
+    sheet = tmp_path / "review.csv"
+    written = sample_for_review(target, sheet, 10, seed=1)
+    rows = read_csv(sheet)
+    assert written == len(rows) == len(pending) + 10
+    assert [r["uid"] for r in rows[: len(pending)]] == pending
+    assert {"gold_label", "incoherent", "label_status"} <= set(rows[0])
+
+
+def test_labels_and_incoherent_marks_reach_the_set_and_its_manifest(hypernym_set, tmp_path):
+    params, target = hypernym_set
+    sheet, summary_path = tmp_path / "review.csv", tmp_path / "summary.json"
+    sample_for_review(target, sheet, 4, seed=1)
+    rows = read_csv(sheet)
+    pending = [r for r in rows if r["label_status"] == "needs_annotation"]
+    pending[0]["gold_label"] = "Neutral"
+    pending[1]["gold_label"] = "contradiction"
+    pending[2]["incoherent"] = "yes"
+    write_csv(sheet, rows)
+    summary = import_review(sheet, target, summary_path)
+    assert summary["reviewed"] == 0 and summary["label_correct_rate"] is None
+    assert summary["annotations"] == dict(
+        sorted({pending[0]["uid"]: "neutral", pending[1]["uid"]: "contradiction"}.items())
+    )
+    assert summary["incoherent"] == [pending[2]["uid"]]
+    assert summary["pending"] == len(pending) - 3
+    out = tmp_path / "annotated.parquet"
+    manifest = apply_review(target, summary_path, out)
+    assert manifest["rows"]["dropped"] == {DROP_INCOHERENT: 1}
+    result = {r["uid"]: r for r in pq.read_table(out).to_pylist()}
+    assert pending[2]["uid"] not in result and len(result) == pq.read_metadata(target).num_rows - 1
+    labelled = result[pending[0]["uid"]]
+    control = json.loads(labelled["perturbation_params"])["control_label"]
+    assert labelled["label_status"] == "annotated" and labelled["label"] == "neutral"
+    assert labelled["gold_label_changed"] == (control != "neutral")
+    assert result[pending[3]["uid"]]["label"] is None  # still pending: never guessed
+    card = tmp_path / "card.md"
+    write_card(target, card, params, summary_path)
+    assert "marked incoherent (discarded): 1" in card.read_text(encoding="utf-8")
+
+
+def test_bad_annotations_are_named(hypernym_set, tmp_path):
+    _, target = hypernym_set
+    sheet = tmp_path / "review.csv"
+    sample_for_review(target, sheet, 4, seed=1)
+    rows = read_csv(sheet)
+    rows[0]["gold_label"] = "maybe"
+    write_csv(sheet, rows)
+    with pytest.raises(DataError, match="line 2.*gold_label"):
+        import_review(sheet, target, tmp_path / "s.json")
+    rows[0]["gold_label"] = ""
+    gold = next(i for i, r in enumerate(rows) if r["label_status"] == "gold")
+    rows[gold]["gold_label"] = "neutral"
+    write_csv(sheet, rows)
+    with pytest.raises(DataError, match="only for needs_annotation"):
+        import_review(sheet, target, tmp_path / "s.json")

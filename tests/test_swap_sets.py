@@ -1,0 +1,207 @@
+"""Word-pair swap sets (Sanchez, Mitchell & Riedel 2018) on the real SNLI dev and test files.
+
+All four sets are built once per module from SNLI dev (standing in for SNLI
+train, which is not available here) with the real WordNet and Baroni et al.
+(2012) lexicon; the checks re-derive what the generator claims: the token-level
+diff between each transformed row and its control, ex-situ sentences that
+differ only at the pair, and polarity/unseen recounted by a plain scan of the
+training table (no index). Hand-written inputs only for lexicon-file edge cases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from nlistress.config import deep_merge
+from nlistress.errors import DataError
+from nlistress.perturb.base import LABELS
+from nlistress.perturb.runner import build_set
+from nlistress.swap.factors import polarity
+from nlistress.swap.generators import LABEL_RULES
+from nlistress.swap.index import PairIndex
+from nlistress.swap.lexicons import read_antonym_file, read_baroni
+from nlistress.swap.schema import EXPERIMENTS, SWAP_SCHEMA
+from nlistress.swap.tokens import replace_word, words
+
+from .support import ROOT, SHARED_DATA, canonical_table, project_params, shared_override
+
+TESTS = ("antonym_in_situ", "antonym_ex_situ", "hypernym_in_situ", "hypernym_ex_situ")
+CONTROL = {"I_TA1": "I_A", "I_TA2": "I_A", "I_TA3": "I_A", "I_TH": "I_H", "E_TA": "E_A",
+           "E_TH": "E_H"}  # fmt: skip
+
+
+def swap_params(train: Path) -> dict[str, Any]:
+    shared = shared_override()
+    shared["swap"]["lexicons"]["hypernyms"]["path"] = str(SHARED_DATA / "lexicons/baroni2012.tsv")
+    return deep_merge(deep_merge(project_params(), shared), {"swap": {"train_table": str(train)}})
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("swap")
+    dev = canonical_table(swap_params(folder), "snli", "dev", "snli/snli_1.0_dev.jsonl", folder)
+    params = swap_params(dev)
+    sets = {}
+    for test in TESTS:
+        out = folder / f"{test}.parquet"
+        manifest = build_set(test, dev, out, params)
+        sets[test] = (out, manifest, pq.read_table(out).to_pylist())
+    return {"params": params, "dev": dev, "sets": sets, "folder": folder}
+
+
+def rows_of(built: dict[str, Any]) -> list[dict[str, Any]]:
+    return [row for _, _, rows in built["sets"].values() for row in rows]
+
+
+def test_every_set_and_experiment_is_non_empty_with_the_contract_schema(built):
+    experiments = Counter(row["experiment"] for row in rows_of(built))
+    assert set(experiments) == set(EXPERIMENTS), experiments
+    for path, manifest, rows in built["sets"].values():
+        assert rows and pq.read_schema(path).remove_metadata().equals(SWAP_SCHEMA)
+        counts = manifest["rows"]
+        assert counts["input"] == counts["kept"] + sum(counts["dropped"].values()) == 9842
+        assert manifest["stats"]["rows_by_experiment"] == dict(
+            sorted(Counter(r["experiment"] for r in rows).items())
+        )
+    print("rows per experiment:", dict(sorted(experiments.items())))
+
+
+def test_transformed_rows_differ_from_their_control_exactly_by_the_pair(built):
+    rows = rows_of(built)
+    controls = {(r["pair_id"], r["experiment"]): r for r in rows if r["experiment"] not in CONTROL}
+    for row in rows:
+        if row["experiment"] not in CONTROL or row["experiment"].startswith("E_"):
+            continue
+        control = controls[(row["pair_id"], CONTROL[row["experiment"]])]
+        params = json.loads(row["perturbation_params"])
+        new_p, new_h = params["premise_word"], params["hypothesis_word"]
+        for side, old, new in (("premise", row["w1"], new_p), ("hypothesis", row["w2"], new_h)):
+            before, after = words(control[side]), words(row[side])
+            assert len(before) == len(after)
+            diff = {(b, a) for b, a in zip(before, after, strict=True) if b != a}
+            assert diff == (set() if old == new else {(old, new)}), (row["uid"], side, diff)
+        if row["experiment"] in ("I_TA1", "I_TH"):  # T: w1 leaves the premise, w2 the hypothesis
+            assert row["w1"] not in words(row["premise"]) and row["w2"] not in words(row["hypothesis"])
+            assert row["w2"] in words(row["premise"]) and row["w1"] in words(row["hypothesis"])
+
+
+def test_ex_situ_premise_and_hypothesis_differ_only_at_the_pair(built):
+    for row in rows_of(built):
+        if not row["experiment"].startswith("E_"):
+            continue
+        p, h = words(row["premise"]), words(row["hypothesis"])
+        diff = {(a, b) for a, b in zip(p, h, strict=True) if a != b}
+        pair = (row["w2"], row["w1"]) if row["experiment"] in ("E_TA", "E_TH") else (row["w1"], row["w2"])
+        assert diff == {pair}, row["uid"]
+
+
+def test_polarity_and_unseen_match_a_plain_scan_of_the_training_split(built):
+    train = pq.read_table(built["dev"]).to_pylist()
+    sides = [(set(words(t["premise"])), set(words(t["hypothesis"])), t["label"]) for t in train]
+    checked = 0
+    for row in rows_of(built)[::7]:  # every 7th row: a scan per pair is slow by design
+        params = json.loads(row["perturbation_params"])
+        a, b = params["premise_word"], params["hypothesis_word"]
+        counts = Counter(label for p, h, label in sides if a in p and b in h)
+        assert row["polarity"] == polarity([counts[label] for label in LABELS])
+        assert row["unseen"] == (not counts)
+        checked += 1
+    controls = [r for r in rows_of(built) if r["experiment"] in ("I_A", "I_H", "E_A", "E_H")]
+    assert checked > 100 and not any(r["unseen"] for r in controls)  # source = training split
+    assert any(r["unseen"] for r in rows_of(built) if r["experiment"] == "I_TA1")
+
+
+def test_labels_are_derived_only_by_named_rules_and_never_guessed(built):
+    rows = rows_of(built)
+    for row in rows:
+        params = json.loads(row["perturbation_params"])
+        status = row["label_status"]
+        if status == "needs_annotation":
+            assert row["label"] is None and row["gold_label_changed"] is None
+        else:
+            assert row["label"] in LABELS
+            assert row["gold_label_changed"] == (row["label"] != params["control_label"])
+        if status == "rule":
+            assert params["label_rule"] in LABEL_RULES
+        if status == "gold":
+            assert row["experiment"] in ("I_A", "I_H") and not row["gold_label_changed"]
+    assert {r["label"] for r in rows if r["experiment"] in ("I_A", "I_TA1", "E_A", "E_TA")} == {
+        "contradiction"
+    }
+    by_rule = [r for r in rows if r["experiment"] == "I_TH" and r["label_status"] == "rule"]
+    assert by_rule and all(
+        r["label"] == "neutral" and r["relation"] == "hyponym" and r["gold_label_changed"]
+        for r in by_rule
+    )
+    assert {r["label_status"] for r in rows if r["experiment"] in ("I_TA2", "I_TA3", "E_H", "E_TH")} == {
+        "needs_annotation"
+    }
+
+
+def test_pair_ids_link_every_transformed_row_to_one_control_row(built):
+    rows = rows_of(built)
+    uids = [r["uid"] for r in rows]
+    assert len(uids) == len(set(uids))
+    for experiment, control in CONTROL.items():
+        ids = {r["pair_id"] for r in rows if r["experiment"] == control}
+        assert len(ids) == sum(1 for r in rows if r["experiment"] == control)
+        assert {r["pair_id"] for r in rows if r["experiment"] == experiment} <= ids
+    in_situ = {r["pair_id"] for r in rows if r["experiment"] == "I_A"}
+    assert in_situ == {r["pair_id"] for r in rows if r["experiment"] == "E_A"}
+
+
+def test_same_inputs_give_the_same_bytes_and_the_seed_moves_only_ex_situ_choices(built, tmp_path):
+    path, _, rows = built["sets"]["antonym_ex_situ"]
+    again = tmp_path / "again.parquet"
+    build_set("antonym_ex_situ", built["dev"], again, built["params"])
+    assert again.read_bytes() == path.read_bytes()
+    other = tmp_path / "seed.parquet"
+    build_set("antonym_ex_situ", built["dev"], other, built["params"], seed=7)
+    moved = [a["premise"] != b["premise"] for a, b in zip(rows, pq.read_table(other).to_pylist(), strict=True)]
+    assert any(moved) and not all(moved)
+
+
+def test_pair_index_agrees_with_a_scan_on_snli_test(built):
+    test = canonical_table(built["params"], "snli", "test", "snli/snli_1.0_test.jsonl", built["folder"])
+    table = pq.read_table(test)
+    index = PairIndex.from_table(table)
+    rows = table.to_pylist()
+    for a, b in (("man", "woman"), ("dog", "animal"), ("sitting", "standing"), ("indoors", "outside")):
+        scan = [i for i, r in enumerate(rows) if a in words(r["premise"]) and b in words(r["hypothesis"])]
+        assert index.occurrences(a, b).tolist() == scan and scan
+
+
+def test_replacement_keeps_the_rest_of_the_text_and_the_capitalisation():
+    text = "Man, a man's MAN and a woman-man stand by the man ."
+    assert replace_word(text, "man", "woman") == "Woman, a woman's WOMAN and a woman-man stand by the woman ."
+    assert words("A t-shirt, 2 dogs' toys") == ["a", "t-shirt", "dogs", "toys"]
+
+
+def test_lexicon_files_are_read_and_bad_lines_named(tmp_path):
+    antonyms = tmp_path / "antonyms.txt"
+    antonyms.write_text("# Mohammad et al. style\ngood\tbad evil\nhot cold\n", encoding="utf-8")
+    lexicon = read_antonym_file(antonyms)
+    assert lexicon.pairs[("evil", "good")] == "antonym" and len(lexicon.pairs) == 6
+    antonyms.write_text("good bad\nlonely\n", encoding="utf-8")
+    with pytest.raises(DataError, match="line 2"):
+        read_antonym_file(antonyms)
+    baroni = read_baroni(SHARED_DATA / "lexicons/baroni2012.tsv")
+    assert baroni.pairs[("ache", "pain")] == "hyponym" and baroni.pairs[("pain", "ache")] == "hypernym"
+    assert ("adjective", "document") not in baroni.pairs  # a False row of the file
+    assert baroni.pairs[("adult", "gent")] == "hypernym"  # False row; its reverse is True
+    bad = tmp_path / "baroni.tsv"
+    bad.write_text("word1\tword2\tlabel\ndog\tanimal\tmaybe\n", encoding="utf-8")
+    with pytest.raises(DataError, match="line 2"):
+        read_baroni(bad)
+
+
+def test_shared_override_builds_swap_sets_from_snli_dev():
+    shared = shared_override()
+    assert shared["swap"]["sets"]["snli/dev"] == list(TESTS)
+    assert (ROOT / shared["swap"]["lexicons"]["hypernyms"]["path"]).is_file()

@@ -1,0 +1,122 @@
+"""``nlistress train``, ``predict`` and ``score``: the model half of the pipeline."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..cli_support import add_params_options, params_from_args
+from ..errors import ConfigError
+
+log = logging.getLogger("nlistress")
+
+
+def _threads(params: Mapping[str, Any]) -> None:
+    """``models.threads``: CPU threads for torch (null: torch's default)."""
+    threads = (params.get("models") or {}).get("threads")
+    if threads is not None:
+        if not isinstance(threads, int) or threads < 1:
+            raise ConfigError(f"models.threads: expected a positive integer or null, got {threads!r}")
+        import torch
+
+        torch.set_num_threads(threads)
+
+
+def cmd_train(args: argparse.Namespace) -> None:
+    from .settings import model_spec, resolve_device, seed
+    from .train import train_model
+
+    params = params_from_args(args)
+    _threads(params)
+    spec = model_spec(params, args.model)
+    augment = {role: path for role, path in (("negation", args.negation), ("permuted", args.permuted))
+               if path is not None}  # fmt: skip
+    metrics = train_model(spec, args.variant, args.train, args.dev, augment, args.output,
+                          seed(params), resolve_device(params))  # fmt: skip
+    last = metrics[-1] if metrics else {}
+    log.info("%s (%s): %d epoch(s), last %s -> %s", spec.name, args.variant, len(metrics), last,
+             args.output)  # fmt: skip
+
+
+def cmd_predict(args: argparse.Namespace) -> None:
+    from .predict import load_predictor, predict_set
+    from .settings import predict_settings, resolve_device
+
+    params = params_from_args(args)
+    _threads(params)
+    model_dir = args.model
+    if not model_dir.exists() and args.model.name == str(args.model):
+        model_dir = Path("data/models") / args.model.name / args.variant  # a zoo name
+    settings = predict_settings(params)
+    predictor = load_predictor(model_dir, settings, resolve_device(params))
+    rows = predict_set(predictor, args.set, args.output, int(settings["chunk_rows"]))
+    log.info("%d predictions of %s on %s -> %s", rows, model_dir, args.set, args.output)
+
+
+def cmd_score(args: argparse.Namespace) -> None:
+    from .score import score_set, write_scores
+
+    params = params_from_args(args)
+    tolerance = float(((params.get("permute") or {}).get("metrics") or {}).get("prob_tolerance", 1e-3))
+    sets, predictions = args.set or [], args.predictions or []
+    if not sets or len(sets) != len(predictions):
+        raise ConfigError("score: give one --predictions per --set, in the same order")
+    results = [score_set(s, p, tolerance) for s, p in zip(sets, predictions, strict=True)]
+    for path in write_scores(args.model, results, args.output):
+        log.info("wrote %s", path)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "train",
+        help="train one zoo model (one training variant) into a model directory",
+        description="Train models.zoo.MODEL on a canonical train split plus the variant's "
+        "augmentation (negation: --negation twins; permute: --permuted copies; max_entropy: the "
+        "permuted copies under the maximum-entropy objective) and write OUT/ atomically: "
+        "config.json, metrics.json, train.log and the weights (model.safetensors + vocab.json, "
+        "or hf/ for transformers).",
+    )
+    p.add_argument("model", help="name in models.zoo, e.g. infersent")
+    p.add_argument("--variant", default="plain",
+                   help="plain, negation, permute or max_entropy (default plain)")  # fmt: skip
+    p.add_argument("--train", type=Path, required=True, help="canonical train split (.parquet)")
+    p.add_argument("--dev", type=Path, help="canonical dev split for per-epoch accuracy")
+    p.add_argument("--negation", type=Path, help="negation_augmented file (variant negation)")
+    p.add_argument("--permuted", type=Path, help="permute_train file (permute, max_entropy)")
+    p.add_argument("-o", "--output", type=Path, required=True, help="model directory to write")
+    add_params_options(p)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser(
+        "predict",
+        help="run a trained model on a set; write per-row labels, probabilities, entropy",
+        description="Stream SET (any Parquet with uid, premise, hypothesis) through the model in "
+        "chunks of models.predict.chunk_rows, length-bucketed batches, mixed precision on GPU, "
+        "and write uid, prediction, prob_entailment, prob_neutral, prob_contradiction, entropy "
+        "(nats) in input order.",
+    )
+    p.add_argument("--model", type=Path, required=True,
+                   help="model directory, or a zoo name (then data/models/NAME/VARIANT)")  # fmt: skip
+    p.add_argument("--variant", default="plain", help="with a zoo name: which variant (default plain)")
+    p.add_argument("--set", type=Path, required=True, help="set or canonical split (.parquet)")
+    p.add_argument("-o", "--output", type=Path, required=True, help="predictions .parquet to write")
+    add_params_options(p)
+    p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser(
+        "score",
+        help="accuracy, confusion matrix and false-neutral share per set (JSON, Markdown, CSV)",
+        description="Score predictions (from `nlistress predict`, or your own JSON lines with uid "
+        "and prediction) against the gold labels of each set: accuracy, confusion matrix and the "
+        "share of errors predicted neutral (Naik et al. Table 4). Writes OUT.json, OUT.md, OUT.csv.",
+    )
+    p.add_argument("--model", required=True, help="model name for the tables")
+    p.add_argument("--set", type=Path, action="append", help="a set (.parquet); repeat")
+    p.add_argument("--predictions", type=Path, action="append",
+                   help="predictions on the --set at the same position (.parquet or .jsonl)")  # fmt: skip
+    p.add_argument("-o", "--output", type=Path, required=True, help="scores .json (plus .md, .csv)")
+    add_params_options(p)
+    p.set_defaults(func=cmd_score)

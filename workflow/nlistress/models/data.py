@@ -1,0 +1,132 @@
+"""Training data of every variant, and sets read in chunks for inference.
+
+One function assembles what a model trains on, for encoders and transformers
+alike: the canonical train split plus, by variant, the negation twins (Naik et
+al. section 4.6), the permuted copies (Sinha et al. appendix F) or the permuted
+copies as maximum-entropy rows (``label_id = -1``: equation 5 pushes the
+model's prediction on them towards the uniform distribution). Every row read
+is either kept or counted as dropped with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..errors import ConfigError, DataError
+from ..manifest import RowCounts
+
+MAX_ENTROPY_LABEL = -1
+FRAME_COLUMNS = ["uid", "premise", "hypothesis", "label_id"]
+# Which augmentation file each variant reads, and whether its labels are replaced by -1.
+VARIANT_INPUTS: dict[str, tuple[str, ...]] = {
+    "plain": (),
+    "negation": ("negation",),
+    "permute": ("permuted",),
+    "max_entropy": ("permuted",),
+}
+SET_COLUMNS = ("uid", "premise", "hypothesis")
+
+
+def _read(path: Path, columns: list[str]) -> pd.DataFrame:
+    if not path.is_file():
+        raise DataError(path, "file not found")
+    try:
+        schema = pq.read_schema(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise DataError(path, f"not a Parquet file ({exc})") from None
+    missing = [c for c in columns if c not in schema.names]
+    if missing:
+        raise DataError(path, f"missing column(s) {', '.join(missing)}")
+    frame = pq.read_table(path, columns=columns).to_pandas()
+    for name in ("premise", "hypothesis"):
+        if name in frame and frame[name].isna().any():
+            first = int(np.flatnonzero(frame[name].isna().to_numpy())[0])
+            raise DataError(path, f"{name} is empty", first, unit="row")
+    return frame
+
+
+def _labelled(frame: pd.DataFrame, counts: RowCounts) -> pd.DataFrame:
+    unlabelled = frame["label_id"].isna()
+    if unlabelled.any():
+        counts.drop("no gold label", int(unlabelled.sum()))
+    return frame[~unlabelled].astype({"label_id": "int64"})
+
+
+def training_frame(
+    train: Path, variant: str, augment: Mapping[str, Path], counts: RowCounts
+) -> pd.DataFrame:
+    """Rows a model of ``variant`` trains on: ``uid, premise, hypothesis, label_id``.
+
+    ``augment`` maps ``negation`` / ``permuted`` to the augmented Parquet files
+    the variant needs. Negation files also hold each original (``{"original":
+    true}``); those are already in ``train`` and are counted as dropped.
+    """
+    if variant not in VARIANT_INPUTS:
+        raise ConfigError(f"unknown training variant {variant!r} (known: {', '.join(VARIANT_INPUTS)})")
+    frames = []
+    base = _read(train, FRAME_COLUMNS)
+    counts.input += len(base)
+    frames.append(_labelled(base, counts))
+    for role in VARIANT_INPUTS[variant]:
+        path = augment.get(role)
+        if path is None:
+            raise ConfigError(f"training variant {variant!r} needs the {role} augmentation file")
+        extra = _read(Path(path), [*FRAME_COLUMNS, "perturbation_params"])
+        counts.input += len(extra)
+        original = extra["perturbation_params"].map(lambda s: bool(json.loads(s).get("original")))
+        if original.any():
+            counts.drop("original already in the train split", int(original.sum()))
+            extra = extra[~original.to_numpy()]
+        extra = extra[FRAME_COLUMNS]
+        if variant == "max_entropy":
+            extra = extra.assign(label_id=MAX_ENTROPY_LABEL).astype({"label_id": "int64"})
+        else:
+            extra = _labelled(extra, counts)
+        frames.append(extra)
+    frame = pd.concat(frames, ignore_index=True)
+    counts.kept = len(frame)
+    return frame
+
+
+def subsample(frame: pd.DataFrame, rows: int | None, seed: int, counts: RowCounts) -> pd.DataFrame:
+    """A seeded sample of ``rows`` rows in their original order (``None``: all rows)."""
+    if rows is None or rows >= len(frame):
+        return frame
+    keep = np.sort(np.random.default_rng(seed).choice(len(frame), size=rows, replace=False))
+    counts.drop("not in the seeded training sample (train_rows)", len(frame) - rows)
+    counts.kept = rows
+    return frame.iloc[keep].reset_index(drop=True)
+
+
+def dev_frame(path: Path) -> pd.DataFrame:
+    """The labelled rows of a canonical dev split (unlabelled rows cannot be scored)."""
+    return _labelled(_read(path, FRAME_COLUMNS), RowCounts())
+
+
+def iter_set_chunks(path: Path, chunk_rows: int) -> Iterator[pa.RecordBatch]:
+    """``uid, premise, hypothesis`` of a set in record batches of ``chunk_rows``, in file order."""
+    if not path.is_file():
+        raise DataError(path, "set not found")
+    try:
+        parquet = pq.ParquetFile(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise DataError(path, f"not a Parquet file ({exc})") from None
+    missing = [c for c in SET_COLUMNS if c not in parquet.schema_arrow.names]
+    if missing:
+        raise DataError(path, f"missing column(s) {', '.join(missing)} (a set needs uid, premise, hypothesis)")
+    offset = 0
+    for batch in parquet.iter_batches(batch_size=chunk_rows, columns=list(SET_COLUMNS)):
+        for name in SET_COLUMNS:
+            nulls = batch.column(name).null_count
+            if nulls:
+                first = int(np.flatnonzero(batch.column(name).is_null().to_numpy(zero_copy_only=False))[0])
+                raise DataError(path, f"{name} is empty", offset + first, unit="row")
+        offset += batch.num_rows
+        yield batch

@@ -1,0 +1,164 @@
+"""Inference: load any model directory and stream a set of any size through it.
+
+``load_predictor`` reads ``config.json`` and dispatches on its ``kind``:
+encoder models are built here from ``model.safetensors`` and ``vocab.json``;
+transformer models go to ``nlistress.models.transformer`` (imported only then,
+so ``transformers`` is needed only for them). Either way the result has
+``predict_proba(premises, hypotheses) -> (n, 3) float32``.
+
+``predict_set`` reads the set in record batches, writes each chunk's
+predictions as it goes (``write_parquet_batches``) and keeps the input order,
+so a million-row permuted set never sits in memory. Inside a chunk, rows are
+sorted by length and batched (little padding), then put back in order.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+import torch
+from safetensors.torch import load_file
+
+from ..errors import ConfigError, DataError
+from ..parquet_io import write_parquet_batches
+from ..perturb.base import LABELS
+from ..progress import with_progress
+from .data import iter_set_chunks
+from .encoders import build_model
+from .text import Vocabulary, pad_batch
+
+log = logging.getLogger("nlistress")
+
+PREDICTION_SCHEMA = pa.schema(
+    [
+        pa.field("uid", pa.string(), nullable=False),
+        pa.field("prediction", pa.string(), nullable=False),
+        *(pa.field(f"prob_{label}", pa.float32(), nullable=False) for label in LABELS),
+        pa.field("entropy", pa.float32(), nullable=False),
+    ]
+)
+
+
+class Predictor(Protocol):
+    def predict_proba(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray: ...
+
+
+def autocast(device: torch.device, enabled: bool) -> Any:
+    """bfloat16 (else float16) autocast on CUDA when ``enabled``; a no-op on the CPU."""
+    if device.type != "cuda" or not enabled:
+        return torch.autocast(device.type, enabled=False)
+    dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.autocast("cuda", dtype=dtype)
+
+
+class EncoderPredictor:
+    """Batched, length-sorted inference for the models of ``nlistress.models.encoders``."""
+
+    def __init__(
+        self, model: torch.nn.Module, vocab: Vocabulary, max_length: int, batch_size: int,
+        device: torch.device, mixed_precision: bool,
+    ) -> None:  # fmt: skip
+        self.model, self.vocab, self.max_length = model, vocab, max_length
+        self.batch_size, self.device, self.mixed_precision = batch_size, device, mixed_precision
+
+    @classmethod
+    def load(
+        cls, model_dir: Path, config: Mapping[str, Any], settings: Mapping[str, Any], device: torch.device
+    ) -> EncoderPredictor:
+        vocab = Vocabulary.load(model_dir / "vocab.json")
+        model = build_model(config["arch"], len(vocab), config["settings"])
+        weights = model_dir / "model.safetensors"
+        if not weights.is_file():
+            raise DataError(model_dir, "no model.safetensors in the model directory")
+        try:
+            model.load_state_dict(load_file(weights))
+        except (RuntimeError, OSError) as exc:
+            raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
+        model.to(device).eval()
+        return cls(model, vocab, int(config["settings"]["max_length"]), int(settings["batch_size"]),
+                   device, bool(settings["mixed_precision"]))  # fmt: skip
+
+    def predict_proba(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
+        p = [self.vocab.encode(t, self.max_length) for t in premises]
+        h = [self.vocab.encode(t, self.max_length) for t in hypotheses]
+        order = np.lexsort((np.fromiter(map(len, h), int, len(h)), np.fromiter(map(len, p), int, len(p))))
+        out = np.empty((len(p), len(LABELS)), dtype=np.float32)
+        was_training = self.model.training
+        self.model.eval()
+        with torch.inference_mode(), autocast(self.device, self.mixed_precision):
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start : start + self.batch_size]
+                pi, pl = pad_batch([p[i] for i in idx])
+                hi, hl = pad_batch([h[i] for i in idx])
+                logits = self.model(pi.to(self.device), pl.to(self.device), hi.to(self.device),
+                                    hl.to(self.device))  # fmt: skip
+                out[idx] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+        self.model.train(was_training)
+        return out
+
+
+def read_model_config(model_dir: Path) -> dict[str, Any]:
+    """``config.json`` of a model directory, checked for the keys inference needs."""
+    path = model_dir / "config.json"
+    if not model_dir.is_dir():
+        raise DataError(model_dir, "model directory not found (train it with `nlistress train`)")
+    if not path.is_file():
+        raise DataError(model_dir, "not a model directory: no config.json")
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(path, f"not valid JSON ({exc})") from None
+    missing = [k for k in ("kind", "arch", "labels", "settings") if k not in config]
+    if missing:
+        raise DataError(path, f"missing key(s) {', '.join(missing)}")
+    if list(config["labels"]) != list(LABELS):
+        raise DataError(path, f"labels {config['labels']} differ from {list(LABELS)}")
+    return config
+
+
+def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.device) -> Predictor:
+    """The predictor of ``model_dir``; ``settings`` are ``models.predict`` (batch size, precision)."""
+    config = read_model_config(model_dir)
+    if config["kind"] == "encoder":
+        return EncoderPredictor.load(model_dir, config, settings, device)
+    if config["kind"] == "transformer":
+        from .transformer import TransformerPredictor
+
+        return TransformerPredictor.load(model_dir, {**config["settings"], **settings}, device)
+    raise DataError(model_dir / "config.json", f"unknown model kind {config['kind']!r}")
+
+
+def probabilities_table(uids: pa.Array, probs: np.ndarray) -> pa.Table:
+    """The prediction columns of one chunk: label, three probabilities, entropy (nats)."""
+    if probs.shape != (len(uids), len(LABELS)):
+        raise ConfigError(f"predictor returned shape {probs.shape}, expected ({len(uids)}, 3)")
+    probs = probs.astype(np.float32, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = -np.where(probs > 0, probs * np.log(probs), 0.0).sum(axis=1, dtype=np.float32)
+    columns = {
+        "uid": uids.cast(pa.string()),
+        "prediction": pa.array(np.asarray(LABELS)[probs.argmax(axis=1)]),
+        **{f"prob_{label}": pa.array(probs[:, i]) for i, label in enumerate(LABELS)},
+        "entropy": pa.array(entropy),
+    }
+    return pa.Table.from_pydict(columns, schema=PREDICTION_SCHEMA)
+
+
+def predict_set(predictor: Predictor, set_path: Path, output: Path, chunk_rows: int) -> int:
+    """Predict every row of ``set_path`` into ``output`` (Parquet, input order); return the rows."""
+
+    def chunks() -> Iterator[pa.Table]:
+        for batch in with_progress(iter_set_chunks(set_path, chunk_rows), str(set_path.name),
+                                   f"chunks of {chunk_rows} rows", 1, log):  # fmt: skip
+            probs = predictor.predict_proba(
+                batch.column("premise").to_pylist(), batch.column("hypothesis").to_pylist()
+            )
+            yield probabilities_table(batch.column("uid"), probs)
+
+    return write_parquet_batches(chunks(), output, PREDICTION_SCHEMA)

@@ -1,0 +1,124 @@
+"""Scores of one model on many sets: accuracy, confusion matrix, false-neutral share.
+
+Naik et al. (2018) report accuracy per set (matched and mismatched splits)
+and, in Table 4, which label a model wrongly falls back on: of the errors, the
+share predicted neutral. Predictions come from ``nlistress predict`` or from
+anyone's own model (JSON lines with ``uid`` and ``prediction``), read with
+``nlistress.unli.metrics.read_predictions``, so both are validated the same way.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from ..atomic import sha256_file, write_json_atomic, write_text_atomic
+from ..errors import DataError
+from ..perturb.base import LABELS
+from ..unli.metrics import read_predictions
+
+NEUTRAL = LABELS.index("neutral")
+
+
+def set_name(path: Path, table: pa.Table) -> str:
+    """``<test>/<dataset>_<split>`` from the set's own columns (``canonical`` when unperturbed)."""
+    def single(column: str, default: str) -> str:
+        if column not in table.column_names:
+            return default
+        values = pc.unique(table[column]).to_pylist()
+        return str(values[0]) if len(values) == 1 and values[0] is not None else default
+
+    test = single("perturbation", "canonical")
+    dataset, split = single("dataset", ""), single("split", "")
+    return f"{test}/{dataset}_{split}" if dataset and split else f"{test}/{path.stem}"
+
+
+def score_set(set_path: Path, predictions_path: Path, prob_tolerance: float = 1e-3) -> dict[str, Any]:
+    """Score the predictions of every labelled row of ``set_path`` (every uid must be predicted).
+
+    ``prob_tolerance``: how far a row's probabilities may sum from 1
+    (``permute.metrics.prob_tolerance``, shared with the permutation metrics).
+    """
+    if not set_path.is_file():
+        raise DataError(set_path, "set not found")
+    names = pq.read_schema(set_path).names
+    missing = [c for c in ("uid", "label") if c not in names]
+    if missing:
+        raise DataError(set_path, f"missing column(s) {', '.join(missing)}")
+    table = pq.read_table(set_path, columns=[c for c in ("uid", "label", "perturbation", "dataset",
+                                                         "split") if c in names])  # fmt: skip
+    labelled = table.filter(table["label"].is_valid())
+    gold = pc.index_in(labelled["label"], value_set=pa.array(list(LABELS)))
+    if gold.null_count:
+        first = int(np.flatnonzero(gold.is_null().to_numpy(zero_copy_only=False))[0])
+        raise DataError(set_path, f"unknown gold label {labelled['label'][first].as_py()!r}")
+    predictions = read_predictions(predictions_path, LABELS, prob_tolerance)
+    uids = pd.Index(labelled["uid"].to_pylist())
+    where = predictions.uids.get_indexer(uids)
+    absent = np.flatnonzero(where < 0)
+    if absent.size:
+        raise DataError(
+            predictions_path,
+            f"no prediction for {absent.size} of the {len(uids)} labelled uids of {set_path} "
+            f"(first: {uids[absent[0]]!r})",
+        )
+    gold_codes = gold.to_numpy(zero_copy_only=False).astype(np.int64)
+    predicted = predictions.label_codes[where].astype(np.int64)
+    confusion = np.zeros((len(LABELS), len(LABELS)), dtype=np.int64)
+    np.add.at(confusion, (gold_codes, predicted), 1)
+    errors = int((gold_codes != predicted).sum())
+    false_neutral = int(((gold_codes != predicted) & (predicted == NEUTRAL)).sum())
+    n = len(gold_codes)
+    return {
+        "set": set_name(set_path, table),
+        "set_path": str(set_path),
+        "set_sha256": sha256_file(set_path),
+        "predictions": str(predictions_path),
+        "predictions_sha256": sha256_file(predictions_path),
+        "rows": {"input": table.num_rows, "scored": n, "unscored": {"no gold label": table.num_rows - n}},
+        "accuracy": float((gold_codes == predicted).mean()) if n else None,
+        "errors": errors,
+        "false_neutral_share": false_neutral / errors if errors else None,
+        "confusion": {"labels": list(LABELS), "rows_gold_columns_predicted": confusion.tolist()},
+    }
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}"
+
+
+def write_scores(model: str, results: Sequence[dict[str, Any]], output: Path) -> list[Path]:
+    """``output`` (.json) plus a Markdown table (.md) and a CSV (.csv) next to it."""
+    write_json_atomic(output, {"model": model, "sets": list(results)})
+    short = [label[0].upper() for label in LABELS]
+    lines = [
+        f"# {model}",
+        "",
+        "| set | rows | accuracy (%) | false neutral (% of errors) | confusion (gold→predicted) |",
+        "|---|---:|---:|---:|---|",
+    ]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    cells = [f"{g}_{p}" for g in LABELS for p in LABELS]
+    writer.writerow(["model", "set", "rows", "accuracy", "errors", "false_neutral_share", *cells])
+    for r in results:
+        matrix = r["confusion"]["rows_gold_columns_predicted"]
+        text = " ".join(f"{short[g]}→{short[p]} {matrix[g][p]}"
+                        for g in range(len(LABELS)) for p in range(len(LABELS)))  # fmt: skip
+        lines.append(f"| {r['set']} | {r['rows']['scored']} | {_pct(r['accuracy'])} | "
+                     f"{_pct(r['false_neutral_share'])} | {text} |")  # fmt: skip
+        writer.writerow([model, r["set"], r["rows"]["scored"], r["accuracy"], r["errors"],
+                         r["false_neutral_share"], *(v for row in matrix for v in row)])  # fmt: skip
+    md, csv_path = output.with_suffix(".md"), output.with_suffix(".csv")
+    write_text_atomic(md, "\n".join(lines) + "\n")
+    write_text_atomic(csv_path, buffer.getvalue())
+    return [output, md, csv_path]

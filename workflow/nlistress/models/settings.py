@@ -1,0 +1,182 @@
+"""The ``models`` section of params.yaml: the zoo, training defaults, the run matrix.
+
+A zoo entry names an architecture and only the settings it changes; every
+other setting comes from ``models.training`` / ``models.text``, so one edit to
+the defaults reaches every model and a model entry stays readable. The rule
+file and the subcommands resolve models through this one module, so both see
+the same merged settings and the same validation errors (named by key path).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from ..config import DatasetSpec, deep_merge, test_targets
+from ..errors import ConfigError
+
+# Training variants: which extra training data each one reads (see models.data).
+VARIANTS = ("plain", "negation", "permute", "max_entropy")
+ENCODER_ARCHS = ("cbow", "bilstm", "infersent", "convnet", "ce", "dam", "esim")
+TRANSFORMER_ARCH = "transformer"
+# Interaction models compare the two sentences word by word: no hypothesis-only form.
+INTERACTION_ARCHS = ("dam", "esim")
+
+
+def _section(params: Mapping[str, Any]) -> Mapping[str, Any]:
+    section = params.get("models")
+    if not isinstance(section, Mapping):
+        raise ConfigError("models: missing section in params (see params.yaml)")
+    return section
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One zoo model: its name, architecture and fully merged settings."""
+
+    name: str
+    arch: str
+    hypothesis_only: bool
+    settings: dict[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return "transformer" if self.arch == TRANSFORMER_ARCH else "encoder"
+
+
+def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
+    """Resolve ``models.zoo.<name>`` over ``models.training`` and ``models.text``."""
+    section = _section(params)
+    zoo = section.get("zoo") or {}
+    if name not in zoo:
+        known = ", ".join(sorted(zoo)) or "none"
+        raise ConfigError(f"models.zoo: unknown model {name!r} (known: {known})")
+    entry = zoo[name]
+    where = f"models.zoo.{name}"
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{where}: expected a mapping (arch and settings)")
+    arch = entry.get("arch")
+    if arch not in (*ENCODER_ARCHS, TRANSFORMER_ARCH):
+        raise ConfigError(
+            f"{where}.arch: unknown architecture {arch!r} "
+            f"(known: {', '.join((*ENCODER_ARCHS, TRANSFORMER_ARCH))})"
+        )
+    defaults = deep_merge(section.get("training") or {}, section.get("text") or {})
+    settings = deep_merge(defaults, entry)
+    settings.setdefault("hypothesis_only", False)
+    hypothesis_only = settings["hypothesis_only"]
+    if not isinstance(hypothesis_only, bool):
+        raise ConfigError(f"{where}.hypothesis_only: expected true or false")
+    if hypothesis_only and arch in INTERACTION_ARCHS:
+        raise ConfigError(
+            f"{where}.hypothesis_only: {arch} aligns premise and hypothesis words, so it has "
+            "no hypothesis-only form; use a sentence encoder (cbow, bilstm, infersent, convnet, ce)"
+        )
+    if arch == TRANSFORMER_ARCH and not settings.get("checkpoint"):
+        raise ConfigError(f"{where}.checkpoint: a transformer needs a model name or local folder")
+    for key in ("epochs", "batch_size", "max_length"):
+        value = settings.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ConfigError(f"{where}.{key}: expected a positive integer, got {value!r}")
+    return ModelSpec(name, str(arch), hypothesis_only, settings)
+
+
+def seed(params: Mapping[str, Any]) -> int:
+    value = _section(params).get("seed", 0)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"models.seed: expected an integer, got {value!r}")
+    return value
+
+
+def resolve_device(params: Mapping[str, Any]) -> torch.device:
+    """``models.device``: ``auto`` is CUDA when a GPU is visible, else the CPU."""
+    name = str(_section(params).get("device", "auto"))
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        raise ConfigError(f"models.device: not a torch device: {name!r}") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ConfigError(f"models.device: {name!r} requested but no CUDA GPU is visible")
+    return device
+
+
+def predict_settings(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``models.predict``: inference batch size, chunk size, mixed precision."""
+    settings = dict(_section(params).get("predict") or {})
+    for key in ("batch_size", "chunk_rows"):
+        value = settings.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ConfigError(f"models.predict.{key}: expected a positive integer, got {value!r}")
+    settings.setdefault("mixed_precision", True)
+    return settings
+
+
+def split_of(params: Mapping[str, Any], key: str) -> tuple[str, str] | None:
+    """``models.<key>`` (train_split / dev_split) as (dataset, split), validated; None if null."""
+    value = _section(params).get(key)
+    if value is None:
+        return None
+    dataset, sep, split = str(value).partition("/")
+    if not sep:
+        raise ConfigError(f"models.{key}: expected dataset/split, e.g. mnli/train, got {value!r}")
+    DatasetSpec.from_params(params, dataset).split(split)
+    return dataset, split
+
+
+def runs(params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(model, variant) pairs of ``models.runs``, every name checked against the zoo."""
+    selection = _section(params).get("runs") or {}
+    if not isinstance(selection, Mapping):
+        raise ConfigError("models.runs: expected a mapping of model -> training variants")
+    pairs = []
+    for name, variants in selection.items():
+        model_spec(params, str(name))
+        if not isinstance(variants, list):
+            raise ConfigError(f"models.runs.{name}: expected a list of variants")
+        for variant in variants:
+            if variant not in VARIANTS:
+                raise ConfigError(
+                    f"models.runs.{name}: unknown variant {variant!r} (known: {', '.join(VARIANTS)})"
+                )
+            pairs.append((str(name), str(variant)))
+    return pairs
+
+
+def evaluation_targets(params: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(family, test, dataset, split) of every set a trained model runs on.
+
+    ``models.evaluate.canonical`` lists canonical splits (family ``canonical``,
+    test ``""``); ``models.evaluate.families`` maps a set family (stress,
+    permute, ...) to the tests whose built sets (``<family>.sets``) are used.
+    """
+    evaluate = _section(params).get("evaluate") or {}
+    targets: list[tuple[str, str, str, str]] = []
+    for source in evaluate.get("canonical") or []:
+        dataset, sep, split = str(source).partition("/")
+        if not sep:
+            raise ConfigError(f"models.evaluate.canonical: expected dataset/split, got {source!r}")
+        DatasetSpec.from_params(params, dataset).split(split)
+        targets.append(("canonical", "", dataset, split))
+    families = evaluate.get("families") or {}
+    if not isinstance(families, Mapping):
+        raise ConfigError("models.evaluate.families: expected a mapping of family -> tests")
+    for family, tests in families.items():
+        if not isinstance(tests, list):
+            raise ConfigError(f"models.evaluate.families.{family}: expected a list of tests")
+        if family not in params:
+            raise ConfigError(f"models.evaluate.families: no params section {family!r}")
+        known = (params[family] or {}).get("tests") or {}
+        unknown = [t for t in tests if t not in known]
+        if unknown:
+            raise ConfigError(
+                f"models.evaluate.families.{family}: unknown test(s) {', '.join(map(str, unknown))}"
+            )
+        for test, dataset, split in test_targets(params, str(family), "sets"):
+            if test in tests:
+                targets.append((str(family), test, dataset, split))
+    return targets

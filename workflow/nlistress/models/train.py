@@ -1,0 +1,236 @@
+"""Training: one zoo model, one variant, into a model directory.
+
+The directory is built in a temporary sibling and renamed into place, so a
+killed job never leaves something that looks like a trained model:
+``config.json`` (arch, labels, settings, inputs with sha256, row counts,
+seed), ``metrics.json`` (per-epoch train loss, dev accuracy, lr),
+``train.log``, and for encoders ``model.safetensors`` + ``vocab.json``
+(transformers: the backend's Hugging Face files under ``hf/``).
+
+On the CPU, training is deterministic: torch's global seed (weights,
+dropout), a seeded ``torch.Generator`` for the shuffling, and
+``torch.use_deterministic_algorithms(True)``, so the same inputs and params
+give byte-identical weights.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from itertools import chain
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import torch
+import torch.nn.functional as F
+from safetensors.torch import save_file
+
+from .. import __version__
+from ..atomic import atomic_dir, sha256_file, write_json_atomic
+from ..errors import ConfigError
+from ..manifest import RowCounts
+from ..perturb.base import LABELS
+from ..unli.objective import prediction_entropy
+from .data import dev_frame, subsample, training_frame
+from .encoders import build_model
+from .predict import EncoderPredictor
+from .settings import ModelSpec
+from .text import Vocabulary, load_glove, pad_batch
+
+log = logging.getLogger("nlistress")
+Log = Callable[[str], None]
+
+
+def seed_everything(seed: int, device: torch.device) -> None:
+    """Seed every generator training touches; deterministic kernels on the CPU."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    if device.type == "cpu":
+        torch.use_deterministic_algorithms(True)
+
+
+def objective(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Sinha et al. equation 5 over a batch: Σ CE on labelled rows - Σ H on ``-1`` rows, per row.
+
+    Without ``-1`` rows this is plain cross-entropy. It is the sum form of
+    ``nlistress.unli.objective.max_entropy_loss`` with the permuted copies
+    spread over the epoch's batches instead of paired with their originals.
+    """
+    labelled = labels >= 0
+    loss = logits.new_zeros(())
+    if labelled.any():
+        loss = loss + F.cross_entropy(logits[labelled], labels[labelled], reduction="sum")
+    if (~labelled).any():
+        loss = loss - prediction_entropy(logits[~labelled]).sum()
+    return loss / len(labels)
+
+
+def _optimizer(model: torch.nn.Module, s: Mapping[str, Any]) -> torch.optim.Optimizer:
+    params = [p for p in model.parameters() if p.requires_grad]
+    kind = s.get("optimizer", "adam")
+    if kind == "adam":
+        return torch.optim.Adam(params, lr=s["lr"], weight_decay=s.get("weight_decay", 0.0))
+    if kind == "sgd":
+        return torch.optim.SGD(params, lr=s["lr"], weight_decay=s.get("weight_decay", 0.0))
+    raise ConfigError(f"models optimizer: unknown {kind!r} (known: adam, sgd)")
+
+
+class LearningRatePolicy:
+    """``lr_policy.kind``: ``constant``, ``step`` (lr times factor every step_size epochs) or
+    ``plateau`` (lr times factor when the dev accuracy has not improved for ``patience`` epochs)."""
+
+    def __init__(self, optimizer: torch.optim.Optimizer, policy: Mapping[str, Any]) -> None:
+        self.kind = policy.get("kind", "constant")
+        factor, min_lr = float(policy.get("factor", 0.5)), float(policy.get("min_lr", 0.0))
+        if self.kind == "plateau":
+            self.scheduler: Any = torch.optim.lr_scheduler.ReduceLROnPlateau(
+                optimizer, mode="max", factor=factor, patience=int(policy.get("patience", 0)),
+                min_lr=min_lr,
+            )  # fmt: skip
+        elif self.kind == "step":
+            self.scheduler = torch.optim.lr_scheduler.StepLR(
+                optimizer, step_size=int(policy.get("step_size", 1)), gamma=factor
+            )
+        elif self.kind != "constant":
+            raise ConfigError(f"models lr_policy.kind: unknown {self.kind!r} (constant, step, plateau)")
+
+    def step(self, score: float) -> None:
+        if self.kind == "plateau":
+            self.scheduler.step(score)
+        elif self.kind == "step":
+            self.scheduler.step()
+
+
+def _evaluate(predictor: EncoderPredictor, dev: pd.DataFrame) -> dict[str, float]:
+    probs = predictor.predict_proba(dev["premise"].tolist(), dev["hypothesis"].tolist())
+    gold = dev["label_id"].to_numpy()
+    picked = probs[np.arange(len(gold)), gold].astype(np.float64)
+    return {
+        "dev_accuracy": float((probs.argmax(axis=1) == gold).mean()),
+        "dev_loss": float(-np.log(np.clip(picked, 1e-12, None)).mean()),
+    }
+
+
+def train_encoder(
+    spec: ModelSpec, train: pd.DataFrame, dev: pd.DataFrame | None, out_dir: Path, seed: int,
+    device: torch.device, log_line: Log,
+) -> list[dict[str, float]]:  # fmt: skip
+    """Train an encoder model on ``train``; write weights and vocabulary; return per-epoch metrics.
+
+    Early stopping keeps the weights of the best dev epoch (``early_stopping``
+    epochs without improvement end training; ``null`` trains every epoch).
+    """
+    s = spec.settings
+    vocab = Vocabulary.build(
+        chain(train["premise"], train["hypothesis"]), bool(s["lowercase"]), int(s["min_freq"]),
+        s.get("max_vocab"),
+    )  # fmt: skip
+    seed_everything(seed, device)
+    model = build_model(spec.arch, len(vocab), s)
+    if s.get("glove"):
+        weights, found = load_glove(Path(s["glove"]), vocab, int(s["embedding_dim"]))
+        model.embedding.weight.data.copy_(weights)
+        log_line(f"glove: {found} of {len(vocab)} vocabulary words found in {s['glove']}")
+    model.to(device)
+    log_line(f"{spec.name}: {spec.arch}, vocabulary {len(vocab)}, "
+             f"{sum(p.numel() for p in model.parameters())} parameters, {len(train)} rows")  # fmt: skip
+    length = int(s["max_length"])
+    premises = [vocab.encode(t, length) for t in train["premise"]]
+    hypotheses = [vocab.encode(t, length) for t in train["hypothesis"]]
+    labels = torch.tensor(train["label_id"].to_numpy(), dtype=torch.long)
+    optimizer = _optimizer(model, s)
+    policy = LearningRatePolicy(optimizer, s.get("lr_policy") or {})
+    predictor = EncoderPredictor(model, vocab, length, int(s.get("eval_batch_size", 256)), device, False)
+    shuffle = torch.Generator().manual_seed(seed)
+    batch_size, clip, patience = int(s["batch_size"]), s.get("grad_clip"), s.get("early_stopping")
+    metrics: list[dict[str, float]] = []
+    best_score, best_state, waited = -np.inf, None, 0
+    for epoch in range(1, int(s["epochs"]) + 1):
+        model.train()
+        started, total = time.monotonic(), 0.0
+        order = torch.randperm(len(labels), generator=shuffle)
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size].tolist()
+            pi, pl = pad_batch([premises[i] for i in idx])
+            hi, hl = pad_batch([hypotheses[i] for i in idx])
+            logits = model(pi.to(device), pl.to(device), hi.to(device), hl.to(device))
+            loss = objective(logits, labels[idx].to(device))
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            if clip:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), float(clip))
+            optimizer.step()
+            total += float(loss.detach()) * len(idx)
+        row: dict[str, float] = {"epoch": epoch, "train_loss": total / len(labels),
+                                 "lr": optimizer.param_groups[0]["lr"]}  # fmt: skip
+        if dev is not None:
+            row.update(_evaluate(predictor, dev))
+        metrics.append(row)
+        rate = len(labels) / max(time.monotonic() - started, 1e-9)
+        dev_text = f", dev acc {row['dev_accuracy']:.4f}" if dev is not None else ""
+        log_line(f"epoch {epoch}: train loss {row['train_loss']:.4f}{dev_text}, "
+                 f"lr {row['lr']:.3g}", f"{rate:.0f} rows/s")  # fmt: skip
+        score = row["dev_accuracy"] if dev is not None else -row["train_loss"]
+        policy.step(score)
+        if score > best_score:
+            best_score, best_state, waited = score, copy.deepcopy(model.state_dict()), 0
+        else:
+            waited += 1
+            if patience is not None and waited >= int(patience):
+                log_line(f"early stop: no improvement for {waited} epoch(s)")
+                break
+    assert best_state is not None
+    state = {k: v.detach().cpu().contiguous() for k, v in best_state.items()}
+    save_file(state, out_dir / "model.safetensors")
+    vocab.save(out_dir / "vocab.json")
+    return metrics
+
+
+def train_model(
+    spec: ModelSpec, variant: str, train_path: Path, dev_path: Path | None,
+    augment: Mapping[str, Path], out_dir: Path, seed: int, device: torch.device,
+) -> list[dict[str, float]]:  # fmt: skip
+    """Assemble the variant's training data, train, and write ``out_dir`` atomically."""
+    counts = RowCounts(unit="row")
+    frame = training_frame(train_path, variant, augment, counts)
+    frame = subsample(frame, spec.settings.get("train_rows"), seed, counts)
+    counts.check()
+    dev = dev_frame(dev_path) if dev_path is not None else None
+    inputs = {"train": train_path, **({"dev": dev_path} if dev_path else {}), **augment}
+    with atomic_dir(out_dir) as tmp:
+        with open(tmp / "train.log", "w", encoding="utf-8") as log_file:
+
+            def log_line(message: str, speed: str = "") -> None:
+                """Progress to stderr; train.log gets the message without ``speed`` (a
+                timing), so the model folder's bytes depend only on inputs and params."""
+                log.info("%s%s", message, f", {speed}" if speed else "")
+                log_file.write(message + "\n")
+                log_file.flush()
+
+            log_line(f"training {spec.name} ({variant}) on {device}: {counts.kept} rows "
+                     f"of {counts.input} read, dropped {dict(counts.dropped)}")  # fmt: skip
+            if spec.kind == "transformer":
+                from .transformer import train_transformer
+
+                settings = {**spec.settings, "hypothesis_only": spec.hypothesis_only}
+                metrics = train_transformer(frame, dev, settings, tmp, seed, device, log_line)
+            else:
+                metrics = train_encoder(spec, frame, dev, tmp, seed, device, log_line)
+        write_json_atomic(tmp / "metrics.json", metrics)
+        write_json_atomic(tmp / "config.json", {
+            "name": spec.name, "kind": spec.kind, "arch": spec.arch, "labels": list(LABELS),
+            "hypothesis_only": spec.hypothesis_only, "variant": variant, "seed": seed,
+            "settings": spec.settings,
+            "train": {
+                "inputs": {role: {"path": str(p), "sha256": sha256_file(p)} for role, p in inputs.items()},
+                "rows": counts.as_dict(),
+            },
+            "nlistress_version": __version__,
+        })  # fmt: skip
+    return metrics

@@ -1,0 +1,226 @@
+"""Word-pair lexicons: antonyms and hyponym/hypernym pairs, plus WordNet substitutes.
+
+A lexicon maps an ordered pair (premise word, hypothesis word) to the relation
+of the first word to the second: ``antonym`` (both orders), ``hyponym`` (the
+first is a kind of the second) or ``hypernym`` (the second is a kind of the
+first). Sources (``swap.lexicons`` in params.yaml):
+
+- antonyms: ``wordnet`` (every WordNet lemma antonym pair) or ``file``, a list
+  in the format of Mohammad et al. (2013): one word per line followed by its
+  antonyms, separated by tabs or spaces (``good bad evil``);
+- hypernyms: ``baroni2012`` (the paper's source: ``word1 word2 label`` with a
+  header, True = word1 is a kind of word2; False rows are not pairs) or
+  ``wordnet`` (noun hypernyms up to ``wordnet_depth`` levels up).
+
+Entries that are not a single word under ``tokens.WORD`` (WordNet's
+``ice_cream``) can never match a sentence and are left out (and counted).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, DataError
+from ..resources import wordnet
+from .tokens import is_word
+
+ANTONYM_SOURCES = ("wordnet", "file")
+HYPERNYM_SOURCES = ("baroni2012", "wordnet")
+#: kinds of WordNet substitute for I_TA2/I_TA3: how the substitute relates to the word it stands for
+SUBSTITUTE_KINDS = ("synonym", "hyponym", "hypernym")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Ordered word pairs and their relation, with where they came from."""
+
+    name: str
+    pairs: Mapping[tuple[str, str], str]
+    #: entries left out because a word is not a single token
+    skipped: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "ordered_pairs": len(self.pairs), "skipped_entries": self.skipped}
+
+
+def _add(pairs: dict[tuple[str, str], str], a: str, b: str, relation: str) -> None:
+    """Record a pair unless it is already there (the first relation seen wins)."""
+    if a != b:
+        pairs.setdefault((a, b), relation)
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise DataError(path, "lexicon file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(path, f"cannot read lexicon ({exc})") from None
+
+
+def _lemma_word(name: str) -> str | None:
+    """A WordNet lemma name as a lowercase word, or None when it is not a single word."""
+    word = name.lower()
+    return word if is_word(word) else None
+
+
+@functools.cache
+def _wordnet_antonyms(nltk_data: str | None) -> Lexicon:
+    wn = wordnet({"resources": {"nltk_data": nltk_data}})
+    pairs: dict[tuple[str, str], str] = {}
+    skipped = 0
+    for synset in wn.all_synsets():
+        for lemma in synset.lemmas():
+            for antonym in lemma.antonyms():
+                a, b = _lemma_word(lemma.name()), _lemma_word(antonym.name())
+                if a is None or b is None:
+                    skipped += 1
+                    continue
+                _add(pairs, a, b, "antonym")
+                _add(pairs, b, a, "antonym")
+    return Lexicon("WordNet antonyms", dict(sorted(pairs.items())), skipped)
+
+
+def read_antonym_file(path: str | Path) -> Lexicon:
+    """Antonym pairs from a Mohammad et al. (2013)-style list: ``word antonym [antonym ...]``.
+
+    Lines starting with ``#`` and blank lines are ignored; a line with a
+    single word has no antonym and is an error (it is almost always a
+    delimiter problem).
+    """
+    path = Path(path)
+    pairs: dict[tuple[str, str], str] = {}
+    skipped = 0
+    for number, line in enumerate(_read_lines(path), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) < 2:
+            raise DataError(path, f"expected a word and at least one antonym, got {line!r}", number)
+        head = fields[0].lower()
+        for other in fields[1:]:
+            other = other.lower()
+            if not (is_word(head) and is_word(other)):
+                skipped += 1
+                continue
+            _add(pairs, head, other, "antonym")
+            _add(pairs, other, head, "antonym")
+    if not pairs:
+        raise DataError(path, "no antonym pairs")
+    return Lexicon(f"antonyms from {path.name}", dict(sorted(pairs.items())), skipped)
+
+
+def read_baroni(path: str | Path) -> Lexicon:
+    """Hyponym/hypernym pairs of Baroni et al. (2012): ``word1 word2 label``, True rows only."""
+    path = Path(path)
+    lines = _read_lines(path)
+    if not lines or lines[0].split() != ["word1", "word2", "label"]:
+        raise DataError(path, "expected the header 'word1 word2 label'", 1)
+    pairs: dict[tuple[str, str], str] = {}
+    skipped = 0
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or fields[2].strip() not in ("True", "False"):
+            raise DataError(path, f"expected word1<TAB>word2<TAB>True|False, got {line!r}", number)
+        if fields[2].strip() == "False":
+            continue
+        hyponym, hypernym = fields[0].strip().lower(), fields[1].strip().lower()
+        if not (is_word(hyponym) and is_word(hypernym)):
+            skipped += 1
+            continue
+        _add(pairs, hyponym, hypernym, "hyponym")
+        _add(pairs, hypernym, hyponym, "hypernym")
+    if not pairs:
+        raise DataError(path, "no True (entailing) pairs")
+    return Lexicon("Baroni et al. (2012) noun entailment pairs", dict(sorted(pairs.items())), skipped)
+
+
+@functools.cache
+def _wordnet_hypernyms(nltk_data: str | None, depth: int) -> Lexicon:
+    wn = wordnet({"resources": {"nltk_data": nltk_data}})
+    pairs: dict[tuple[str, str], str] = {}
+    skipped = 0
+    for synset in wn.all_synsets("n"):
+        above, frontier = set(), {synset}
+        for _ in range(depth):
+            frontier = {h for s in frontier for h in s.hypernyms() + s.instance_hypernyms()}
+            above |= frontier
+        for lemma in synset.lemma_names():
+            for hyper in sorted({n for h in above for n in h.lemma_names()}):
+                a, b = _lemma_word(lemma), _lemma_word(hyper)
+                if a is None or b is None:
+                    skipped += 1
+                    continue
+                _add(pairs, a, b, "hyponym")
+                _add(pairs, b, a, "hypernym")
+    return Lexicon(f"WordNet noun hypernyms (depth {depth})", dict(sorted(pairs.items())), skipped)
+
+
+def _nltk_data(params: Mapping[str, Any]) -> str | None:
+    value = (params.get("resources") or {}).get("nltk_data")
+    return str(value) if value else None
+
+
+def antonym_lexicon(section: Mapping[str, Any], params: Mapping[str, Any]) -> Lexicon:
+    """The antonym lexicon of ``swap.lexicons.antonyms``."""
+    source = section.get("source", "wordnet")
+    if source == "wordnet":
+        return _wordnet_antonyms(_nltk_data(params))
+    if source == "file":
+        if not section.get("path"):
+            raise ConfigError("swap.lexicons.antonyms.path: required when source is file")
+        return read_antonym_file(section["path"])
+    raise ConfigError(
+        f"swap.lexicons.antonyms.source: {source!r} (expected one of {', '.join(ANTONYM_SOURCES)})"
+    )
+
+
+def hypernym_lexicon(section: Mapping[str, Any], params: Mapping[str, Any]) -> Lexicon:
+    """The hyponym/hypernym lexicon of ``swap.lexicons.hypernyms``."""
+    source = section.get("source", "baroni2012")
+    if source == "baroni2012":
+        if not section.get("path"):
+            raise ConfigError("swap.lexicons.hypernyms.path: required when source is baroni2012")
+        return read_baroni(section["path"])
+    if source == "wordnet":
+        depth = section.get("wordnet_depth", 1)
+        if not isinstance(depth, int) or depth < 1:
+            raise ConfigError(f"swap.lexicons.hypernyms.wordnet_depth: expected an integer >= 1, got {depth!r}")
+        return _wordnet_hypernyms(_nltk_data(params), depth)
+    raise ConfigError(
+        f"swap.lexicons.hypernyms.source: {source!r} (expected one of {', '.join(HYPERNYM_SOURCES)})"
+    )
+
+
+@functools.cache
+def _substitutes(nltk_data: str | None, word: str) -> tuple[tuple[str, str], ...]:
+    wn = wordnet({"resources": {"nltk_data": nltk_data}})
+    found: dict[str, str] = {}
+    synsets = wn.synsets(word)
+    relatives = {
+        "synonym": synsets,
+        "hyponym": [h for s in synsets for h in s.hyponyms() + s.instance_hyponyms()],
+        "hypernym": [h for s in synsets for h in s.hypernyms() + s.instance_hypernyms()],
+    }
+    for kind in SUBSTITUTE_KINDS:  # a word related in several ways keeps the first kind
+        for synset in relatives[kind]:
+            for name in synset.lemma_names():
+                other = _lemma_word(name)
+                if other is not None and other != word:
+                    found.setdefault(other, kind)
+    return tuple(sorted(found.items()))
+
+
+def substitutes(word: str, params: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """(substitute, kind) for ``word`` from WordNet: its synonyms, hyponyms and hypernyms.
+
+    ``kind`` says how the substitute relates to ``word`` (``hyponym``: the
+    substitute is a kind of ``word``). Cached per word, sorted.
+    """
+    return _substitutes(_nltk_data(params), word)

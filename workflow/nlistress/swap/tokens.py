@@ -1,0 +1,58 @@
+"""Word tokens for pair matching, the pair index and the token-level diff.
+
+One rule everywhere: a word is a maximal run of letters, optionally joined by
+single hyphens (``t-shirt``), matched case-insensitively (``WORD`` below).
+Digits, punctuation and apostrophes separate words, so ``man's`` holds the
+word ``man``. SNLI is whitespace-tokenised already, so this mostly agrees with
+its tokens; lexicon entries that are not one such word (multi-word lemmas)
+can never match and are skipped when lexicons load.
+
+Replacements edit only the characters of the matched words, so the rest of
+the sentence stays byte-for-byte as released.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a word: letters (any script), optionally hyphen-joined; compared lowercased
+WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def words(text: str) -> list[str]:
+    """The lowercase words of ``text`` in order (one regex pass over the lowercased text)."""
+    return WORD.findall(text.lower())
+
+
+def is_word(token: str) -> bool:
+    """``token`` is exactly one word under ``WORD`` (lexicon entries must be)."""
+    return WORD.fullmatch(token) is not None
+
+
+def positions(text: str, word: str) -> list[int]:
+    """Word indices at which ``word`` (lowercase) occurs in ``text``."""
+    return [i for i, w in enumerate(words(text)) if w == word]
+
+
+def _match_case(original: str, new: str) -> str:
+    """``new`` written in the capitalisation pattern of ``original`` (lower, Title, UPPER)."""
+    if len(original) > 1 and original.isupper():
+        return new.upper()
+    if original[:1].isupper():
+        return new[:1].upper() + new[1:]
+    return new
+
+
+def replace_word(text: str, old: str, new: str) -> str:
+    """Every occurrence of word ``old`` in ``text`` replaced by ``new``, capitalisation kept.
+
+    All occurrences go, as in the paper (footnote 3: a repeated word is
+    replaced everywhere), so the old word no longer occurs afterwards.
+    """
+    parts, last = [], 0
+    for match in WORD.finditer(text):
+        if match.group().lower() != old:
+            continue
+        parts += [text[last : match.start()], _match_case(match.group(), new)]
+        last = match.end()
+    return "".join(parts) + text[last:]
