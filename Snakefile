@@ -18,6 +18,7 @@ include: "rules/unli.smk"
 include: "rules/artifacts.smk"
 include: "rules/release.smk"
 include: "rules/models.smk"
+include: "rules/tables.smk"
 
 
 rule all:
@@ -32,3 +33,4 @@ rule all:
         rules.minitree.input,
         rules.artifacts.input,
         rules.models.input,
+        rules.tables.input,

@@ -78,7 +78,9 @@ rule baselines:
     output:
         [f"results/baselines/{name}" for name in BASELINE_FILES],
     params:
-        config=lambda w: config_json(artifacts={"baselines": BASELINES}),
+        # All entries (not only BASELINES): --set-json is merged over params.yaml, so an
+        # entry left out would come back with the defaults.
+        config=lambda w: config_json(artifacts={"baselines": ARTIFACTS.get("baselines", {})}),
     log:
         "logs/artifacts/baselines.log",
     shell:

@@ -32,6 +32,8 @@ def shared_override() -> dict[str, Any]:
     resources = shared["resources"]
     for key in ("spacy_model", "nltk_data"):
         resources[key] = str((ROOT / resources[key]).resolve())
+    hypernyms = shared["swap"]["lexicons"]["hypernyms"]
+    hypernyms["path"] = str((ROOT / hypernyms["path"]).resolve())
     return shared
 
 

@@ -16,9 +16,10 @@ from nlistress.artifacts.bow import fold_of
 from nlistress.artifacts.labelled import DROP_NO_LABEL
 from nlistress.cards import write_card
 from nlistress.cli import main
+from nlistress.config import deep_merge
 from nlistress.perturb.runner import build_set
 
-from .support import ROOT, canonical_table, project_params
+from .support import ROOT, canonical_table, project_params, shared_override
 
 PARAMS = ["--params", str(ROOT / "params.yaml")]
 
@@ -35,7 +36,8 @@ def sets(tmp_path_factory):
     build_set("negation", snli, negation, params)
     permuted = folder / "permute" / "snli_dev.parquet"
     permute_manifest = build_set("permute", head, permuted, params)
-    return {"negation": negation, "permute": permuted, "permute_manifest": permute_manifest}
+    return {"negation": negation, "permute": permuted, "permute_manifest": permute_manifest,
+            "canonical": snli}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +125,21 @@ def test_card_shows_the_audit(negation_audit, sets, tmp_path):
     without = tmp_path / "plain.md"
     write_card(sets["negation"], without, project_params())
     assert "## Artifact audit" not in without.read_text(encoding="utf-8")
+
+
+def test_a_swap_set_awaiting_annotation_is_counted_not_audited(sets, tmp_path):
+    """Experiment 4 (hypernym, ex situ) has no rule-derived labels: every row awaits review."""
+    params = deep_merge(project_params(), shared_override())
+    swap = tmp_path / "hypernym_ex_situ.parquet"
+    build_set("hypernym_ex_situ", sets["canonical"], swap, params,
+              overrides={"train_table": str(sets["canonical"])})  # fmt: skip
+    record = audit_set(swap, params)
+    rows = pq.read_metadata(swap).num_rows
+    assert rows > 0
+    assert record["rows"] == {"unit": "row", "input": rows, "kept": 0, "dropped": {DROP_NO_LABEL: rows}}
+    assert record["majority"] is None and record["hypothesis_only"]["accuracy"] is None
+    audit = tmp_path / "audit.json"
+    audit.write_text(json.dumps(record), encoding="utf-8")
+    card = tmp_path / "card.md"
+    write_card(swap, card, params, audit_path=audit)
+    assert "Nothing to audit yet: no row has a label yet" in card.read_text(encoding="utf-8")

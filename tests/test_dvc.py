@@ -50,9 +50,11 @@ EXPECTED_ROWS = {
     "snli": {"dev": (9842, 9842), "test": (9824, 9824)},
     "ocnli": {"dev": (3000, 2950), "test": (3000, 3000)},
 }
-# Never copied into the scratch project: generated or machine-local state.
-SKIP_PARTS = {".git", "data", "logs", "results", "models", ".snakemake", ".dvc-remote"}
-SKIP_PARTS |= {"__pycache__", ".pytest_cache", ".ruff_cache", ".venv", "benchmarks"}
+# Never copied into the scratch project: generated or machine-local state (top-level
+# folders; `models` as a package folder deeper down is code and is copied).
+SKIP_TOP = {".git", "data", "logs", "results", "models", ".snakemake", ".dvc-remote", ".venv"}
+SKIP_TOP |= {"benchmarks"}
+SKIP_PARTS = {"__pycache__", ".pytest_cache", ".ruff_cache"}
 SKIP_FILES = {"dvc.lock", ".dvc/config.local"}
 SKIP_PREFIXES = (".dvc/cache/", ".dvc/tmp/")
 
@@ -73,6 +75,7 @@ def _project_files() -> list[str]:
         p
         for p in paths
         if (ROOT / p).is_file()
+        and Path(p).parts[0] not in SKIP_TOP
         and not SKIP_PARTS.intersection(Path(p).parts)
         and p not in SKIP_FILES
         and not p.startswith(SKIP_PREFIXES)
@@ -91,15 +94,18 @@ def _offline_params() -> dict[str, Any]:
     params["permute"]["sets"] = {"snli/dev": ["permute"]}
     params["permute"]["augment"] = {}
     params["permute"]["tests"]["permute"]["q"] = 3
-    # Swap sets have their own tests (WordNet makes them slow to build).
-    params["swap"]["sets"] = {}
+    # One swap set that needs no WordNet (Baroni's hypernym pairs).
+    params["swap"]["sets"] = {"snli/dev": ["hypernym_in_situ"]}
     # Give-away words and Tables 2-3 on SNLI only.
     params["artifacts"]["giveaway"] = {"snli_dev": ["snli/dev"]}
     params["artifacts"]["baselines"] = {"snli": {"train": "snli/dev", "eval": ["snli/test"]}}
     # One tiny model, trained on SNLI dev, run on SNLI test and one stress set.
     params["models"]["runs"] = {"cbow": ["plain"]}
     params["models"]["training"].update(epochs=1, train_rows=2000, embedding_dim=16, mlp_dim=16)
-    params["models"]["evaluate"] = {"canonical": ["snli/test"], "families": {"stress": ["word_overlap"]}}
+    params["models"]["evaluate"] = {
+        "canonical": ["snli/test"],
+        "families": {"stress": ["word_overlap"], "permute": ["permute"], "swap": ["hypernym_in_situ"]},
+    }
     return params
 
 
@@ -216,7 +222,7 @@ def test_repro_builds_the_selected_canonical_sets(built):
 def test_repro_builds_the_sets_with_cards(built):
     project, hashes = built
     built_files = {p for p in hashes if p.startswith("data/sets/")}
-    stems = {*STRESS_FILES, "data/sets/permute/permute/snli_dev"}
+    stems = {*STRESS_FILES, "data/sets/permute/permute/snli_dev", "data/sets/swap/hypernym_in_situ/snli_dev"}
     expected = {
         f"{stem}{ext}"
         for stem in stems
@@ -293,7 +299,7 @@ def test_pull_release_restores_only_the_released_sets(built, env, http_remote, t
     project, hashes = built
     released = {k: v for k, v in hashes.items() if k.startswith("data/release/")}
     catalogue = json.loads((project / "data/release/catalogue.json").read_text())
-    assert catalogue["count"] == len(STRESS_FILES) + 1  # the stress sets and the permuted set
+    assert catalogue["count"] == len(STRESS_FILES) + 2  # the stress sets, one permuted, one swap
     for remote in (str(project / ".dvc-remote"), http_remote):
         clone = _clone(env, project, tmp_path / f"clone{len(remote)}")
         env.dvc("remote", "add", "-d", "--local", "release", remote, cwd=clone)

@@ -61,7 +61,7 @@ def test_a_killed_run_resumes_without_redoing_finished_outputs(tmp_path: Path, s
         run.send_signal(sig)
     else:
         os.killpg(run.pid, sig)
-    run.wait(timeout=120)
+    run.wait(timeout=300)  # SIGTERM: Snakemake first stops the jobs it runs
 
     recorded = work / appeared[0]
     recorded_mtime = recorded.stat().st_mtime_ns

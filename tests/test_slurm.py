@@ -34,6 +34,7 @@ FAST_POLLING = (
     "--seconds-between-status-checks", "2",
     "--latency-wait", "5",
     "--set-resources", "test_set:mem_mb=1000", "set_card:mem_mb=500", "canonical:mem_mb=1000",
+    "set_audit:mem_mb=1000",
     "--default-resources", "mem_mb=500", "runtime=10",
 )  # fmt: skip
 
@@ -63,8 +64,8 @@ def test_profile_runs_a_target_through_slurm(tmp_path: Path) -> None:
     except ClusterUnavailable as exc:
         pytest.skip(f"SLURM could not start here: {exc}")
 
-    # One SLURM job per rule (canonical table, set, card), each completed.
-    assert len(job_ids) == 3, log[-4000:]
+    # One SLURM job per rule (canonical table, set, its audit, card), each completed.
+    assert len(job_ids) == 4, log[-4000:]
     states = dict(line.split() for line in queue.splitlines())
     assert all(states.get(job) == "COMPLETED" for job in job_ids), (job_ids, queue)
 

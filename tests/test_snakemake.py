@@ -26,13 +26,16 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     copy_project(tmp_path)
     proc = run_snakemake(tmp_path, "-n")
     counts = job_counts(proc.stdout + proc.stderr)
-    # SNLI, MNLI, ANLI archives; 3 OCNLI and 3 AQuA files; the spaCy model and WordNet.
-    assert counts["download"] == 11
-    assert counts["canonical"] == 21  # 3 SNLI + 3 MNLI + 9 ANLI + 3 OCNLI + 3 AQuA splits
+    # SNLI, MNLI, ANLI archives; 3 OCNLI and 3 AQuA files; the spaCy model and WordNet;
+    # Baroni's hypernym pairs (swaps); SciTail and 3 SICK files (give-away words, Table 2).
+    assert counts["download"] == 16
+    # 3 SNLI + 3 MNLI + 9 ANLI + 3 OCNLI + 3 AQuA splits, and SciTail's and SICK's 3 each.
+    assert counts["canonical"] == 27
     assert counts["canonical_index"] == 5
     # Stress: 6 tests x 2 MNLI dev splits + 4 for OCNLI + 3 AQuA-RAT numerical sets (19);
-    # permutations: 5 variants for MNLI dev-matched + 2 for 7 other splits (19).
-    assert counts["test_set"] == counts["set_card"] == 38
+    # permutations: 5 variants for MNLI dev-matched + 2 for 7 other splits (19);
+    # word-pair swaps: 4 experiments on SNLI train. Every set has an audit and a card.
+    assert counts["test_set"] == counts["set_card"] == counts["set_audit"] == 42
     assert counts["augment_set"] == 2  # negation twins and permuted copies of MNLI train
     assert counts["minitree_stat"] == 1 and counts["minitree_scores"] == 7  # English splits
 

@@ -199,7 +199,7 @@ def test_cli_on_a_users_jsonl_with_overrides(tmp_path):
 def test_bad_settings_are_named(params, mnli, tmp_path):
     with pytest.raises(ConfigError, match=r"stress.tests.word_overlap.side: expected one of"):
         build_set("word_overlap", mnli, tmp_path / "x.parquet", params, overrides={"side": "left"})
-    with pytest.raises(ConfigError, match=r"unknown test 'nope' \(known: antonymy, "):
+    with pytest.raises(ConfigError, match=r"unknown test 'nope' \(known: [a-z_, ]*antonymy, "):
         build_set("nope", mnli, tmp_path / "x.parquet", params)
     with pytest.raises(ConfigError, match="kinds"):
         build_set(

@@ -97,7 +97,8 @@ def trained(snli: dict[str, pd.DataFrame], tmp_path_factory: pytest.TempPathFact
     """Fine-tune the packaged checkpoint once: (model dir, per-epoch history, log lines)."""
     out = tmp_path_factory.mktemp("model")
     lines: list[str] = []
-    history = train_transformer(snli["train"], snli["dev"], settings(), out, 0, CPU, lambda message, *_: lines.append(message))
+    history = train_transformer(snli["train"], snli["dev"], settings(), out, 0, CPU,
+                                lambda message, speed="": lines.append(f"{message}, {speed}"))
     return out, history, lines
 
 

@@ -16,13 +16,17 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import yaml
-
 from . import __version__
 from .artifacts import commands as artifacts_commands
 from .atomic import write_json_atomic
 from .canonical import prepare
-from .cli_support import add_params_options, key_values, params_from_args
+from .cli_support import (
+    add_params_options,
+    add_runs_options,
+    key_values,
+    params_from_args,
+    runs_from_args,
+)
 from .config import (
     DatasetSpec,
     DownloadSettings,
@@ -176,18 +180,16 @@ def cmd_import_review(args: argparse.Namespace) -> None:
         log.info("%d rows -> %s (%s)", manifest["output_rows"], args.apply, manifest["rows"]["dropped"])
 
 
+UNLI_RUN_KEYS = ("model", "set", "predictions", "original_predictions", "canonical", "minitree")
+
+
 def cmd_unli_metrics(args: argparse.Namespace) -> None:
     from .unli.metrics import MetricSettings, compute_metrics, write_tables
 
     params = params_from_args(args)
     settings = MetricSettings.from_mapping((params.get("permute") or {}).get("metrics"))
-    if args.runs:
-        runs = yaml.safe_load(args.runs.read_text(encoding="utf-8"))
-        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
-            raise ConfigError(
-                f"{args.runs}: expected a list of runs (model, set, predictions, ...)"
-            )
-    else:
+    runs = runs_from_args(args, UNLI_RUN_KEYS)
+    if runs is None:
         runs = [{
             "model": args.model, "set": args.set, "predictions": args.predictions,
             "original_predictions": args.original_predictions, "canonical": args.canonical,
@@ -402,12 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--original-predictions", type=Path, help="predictions on the originals")
     p.add_argument("--canonical", type=Path, help="canonical table of the original split")
     p.add_argument("--minitree", type=Path, help="per-example β^k scores (minitree-scores)")
-    p.add_argument(
-        "--runs",
-        type=Path,
-        help="YAML list of runs (keys model, set, predictions, original_predictions, canonical, "
-        "minitree) instead of the single-run options, for one table over many models and sets",
-    )
+    add_runs_options(p, UNLI_RUN_KEYS, "for one table over many models and sets")
     p.add_argument("-o", "--output", type=Path, required=True, help="output folder")
     add_params_options(p)
     p.set_defaults(func=cmd_unli_metrics)

@@ -68,3 +68,36 @@ def key_values(pairs: Sequence[str]) -> dict[str, Any]:
         except yaml.YAMLError as exc:
             raise ConfigError(f"--set {pair!r}: value is not valid YAML ({exc})") from None
     return out
+
+
+def add_runs_options(parser: argparse.ArgumentParser, keys: Sequence[str], purpose: str) -> None:
+    """``--runs FILE`` (a YAML list of runs) and ``--runs-json`` (the same list inline).
+
+    Commands that put many models in one table take their runs either way: a
+    person writes a file, a Snakemake rule passes the list it built as JSON.
+    """
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--runs",
+        type=Path,
+        metavar="FILE",
+        help=f"YAML list of runs (keys {', '.join(keys)}) instead of the single-run options, {purpose}",
+    )
+    group.add_argument("--runs-json", metavar="JSON", help="the same list of runs, as JSON")
+
+
+def runs_from_args(args: argparse.Namespace, keys: Sequence[str]) -> list[dict[str, Any]] | None:
+    """The runs of ``--runs`` / ``--runs-json``, checked to be a non-empty list of mappings."""
+    if args.runs is None and args.runs_json is None:
+        return None
+    where = str(args.runs) if args.runs is not None else "--runs-json"
+    try:
+        if args.runs is not None:
+            runs = yaml.safe_load(args.runs.read_text(encoding="utf-8"))
+        else:
+            runs = json.loads(args.runs_json)
+    except (OSError, yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{where}: not a readable list of runs ({exc})") from None
+    if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
+        raise ConfigError(f"{where}: expected a non-empty list of runs ({', '.join(keys)})")
+    return runs

@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..atomic import sha256_file, write_json_atomic
+from ..manifest import RowCounts
 from ..perturb.runner import dataset_language
 from .bow import cross_validated_predictions, presence_matrix
 from .giveaway import row_scores, top_words, word_stats
@@ -91,7 +92,11 @@ def audit_set(set_path: str | Path, params: Mapping[str, Any]) -> dict[str, Any]
     """The audit record of one set (see the module docstring for what is counted)."""
     settings = ArtifactSettings.from_params(params)
     set_path = Path(set_path)
-    data = read_labelled([set_path], ["hypothesis", "dataset"], optional=["source_uid", "uid"])
+    data = read_labelled(
+        [set_path], ["hypothesis", "dataset"], optional=["source_uid", "uid"], allow_empty=True
+    )
+    if data.table.num_rows == 0:
+        return _unlabelled_record(set_path, data.counts, settings)
     table = data.table
     if "source_uid" not in table.column_names:
         table = table.append_column("source_uid", table["uid"] if "uid" in table.column_names
@@ -162,6 +167,26 @@ def audit_set(set_path: str | Path, params: Mapping[str, Any]) -> dict[str, Any]
                 if per_label[j]
             },
         },
+        "warn_margin_pp": settings.warn_margin,
+    }
+
+
+def _unlabelled_record(
+    set_path: Path, counts: RowCounts, settings: ArtifactSettings
+) -> dict[str, Any]:
+    """The audit of a set none of whose rows has a label yet: counts only, and why."""
+    return {
+        "set": set_path.name,
+        "sha256": sha256_file(set_path),
+        "rows": counts.as_dict(),
+        "labels": {},
+        "majority": None,
+        "hypothesis_only": {
+            "method": METHOD.format(k=settings.folds, seed=settings.seed),
+            "accuracy": None,
+            "why_not": "no row has a label yet (every row awaits annotation)",
+        },
+        "giveaway": None,
         "warn_margin_pp": settings.warn_margin,
     }
 

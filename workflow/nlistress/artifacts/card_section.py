@@ -32,6 +32,11 @@ def audit_section(audit: Mapping[str, Any]) -> str:
     """Markdown: rows audited, majority vs hypothesis-only accuracy, top give-away words."""
     rows, hyp, words = audit["rows"], audit["hypothesis_only"], audit["giveaway"]
     dropped = "; ".join(f"{n:,} {why}" for why, n in rows["dropped"].items()) or "none"
+    if audit["majority"] is None:
+        return (
+            f"Nothing to audit yet: {hyp['why_not']} ({rows['input']:,} rows). The audit runs "
+            "again when the reviewed labels are applied (`nlistress import-review --apply`)."
+        )
     accuracy = "n/a" if hyp.get("accuracy") is None else f"{hyp['accuracy']:.1%}"
     lines = [
         f"{rows['kept']:,} of {rows['input']:,} rows audited (left out: {dropped}).",

@@ -47,6 +47,9 @@ def cmd_audit(args: argparse.Namespace) -> None:
 
     record = write_audit(args.set, args.output, params_from_args(args))
     hyp = record["hypothesis_only"].get("accuracy")
+    if record["majority"] is None:
+        log.info("%s: %s -> %s", args.set, record["hypothesis_only"]["why_not"], args.output)
+        return
     log.info(
         "%s: %d rows audited, majority %.1f%%, hypothesis-only (BoW) %s -> %s",
         args.set, record["rows"]["kept"], 100 * record["majority"]["accuracy"],

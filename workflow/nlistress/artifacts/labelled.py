@@ -66,9 +66,16 @@ def label_order(tables: Sequence[tuple[Path, pa.Table]]) -> tuple[str, ...]:
 
 
 def read_labelled(
-    paths: Sequence[str | Path], columns: Sequence[str], optional: Sequence[str] = ()
+    paths: Sequence[str | Path],
+    columns: Sequence[str],
+    optional: Sequence[str] = (),
+    allow_empty: bool = False,
 ) -> Labelled:
-    """Concatenate ``paths`` (same label set), keeping labelled rows; count the others."""
+    """Concatenate ``paths`` (same label set), keeping labelled rows; count the others.
+
+    With ``allow_empty`` a file whose rows all await a label (a swap set before
+    annotation) gives an empty table instead of an error.
+    """
     wanted = list(dict.fromkeys([*columns, "label", "label_id"]))
     tables = [(Path(p), read_columns(p, wanted, optional)) for p in paths]
     labels = label_order(tables)
@@ -80,7 +87,7 @@ def read_labelled(
         counts.drop(DROP_NO_LABEL, table.num_rows - int(pc.sum(has_label).as_py() or 0))
         kept.append(table.filter(has_label))
     merged = pa.concat_tables(kept, promote_options="permissive") if kept else None
-    if merged is None or merged.num_rows == 0:
+    if merged is None or (merged.num_rows == 0 and not allow_empty):
         raise DataError(Path(paths[0]), "no labelled rows to analyse")
     counts.kept = merged.num_rows
     counts.dropped = +counts.dropped  # forget zero counts

@@ -6,9 +6,7 @@ import argparse
 import logging
 from pathlib import Path
 
-import yaml
-
-from ..cli_support import add_params_options, params_from_args
+from ..cli_support import add_params_options, add_runs_options, params_from_args, runs_from_args
 from ..errors import ConfigError
 
 log = logging.getLogger("nlistress")
@@ -17,19 +15,14 @@ _SINGLE = ("model", "control", "transformed", "predictions_control", "prediction
 
 
 def _runs(args: argparse.Namespace) -> list[dict]:
-    """The runs to analyse: the ``--runs`` YAML list, or one run from the single-run options."""
-    if args.runs:
-        given = [f"--{k.replace('_', '-')}" for k in _SINGLE if getattr(args, k)]
-        if given:
-            raise ConfigError(f"--runs replaces {', '.join(given)}; give one or the other")
-        try:
-            runs = yaml.safe_load(args.runs.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise ConfigError(f"{args.runs}: not a readable YAML file ({exc})") from None
-        if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
-            raise ConfigError(f"{args.runs}: expected a non-empty list of runs ({', '.join(_SINGLE)})")
-        return runs
-    return [{k: getattr(args, k) for k in _SINGLE}]
+    """The runs to analyse: ``--runs`` / ``--runs-json``, or one run from the single-run options."""
+    runs = runs_from_args(args, _SINGLE)
+    if runs is None:
+        return [{k: getattr(args, k) for k in _SINGLE}]
+    given = [f"--{k.replace('_', '-')}" for k in _SINGLE if getattr(args, k)]
+    if given:
+        raise ConfigError(f"--runs replaces {', '.join(given)}; give one or the other")
+    return runs
 
 
 def cmd_stats(args: argparse.Namespace) -> None:
@@ -39,7 +32,7 @@ def cmd_stats(args: argparse.Namespace) -> None:
 
     params = params_from_args(args)
     settings = StatsSettings.from_mapping((params.get("swap") or {}).get("stats"))
-    where = str(args.runs) if args.runs else "options"
+    where = str(args.runs) if args.runs else "--runs-json" if args.runs_json else "options"
     runs = [Run.from_mapping(run, f"{where}: run {i + 1}") for i, run in enumerate(_runs(args))]
     analysis = analyse(runs, settings)
     for path in write_report(analysis, args.output):
@@ -77,13 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--predictions-transformed", type=Path,
         help="predictions on the transformed set (default: --predictions-control)",
     )  # fmt: skip
-    p.add_argument(
-        "--runs",
-        type=Path,
-        help="YAML list of runs (keys model, control, transformed, predictions_control, "
-        "predictions_transformed) instead of the single-run options: one Table 1 for many "
-        "models and experiments",
-    )
+    add_runs_options(p, _SINGLE, "one Table 1 for many models and experiments")
     p.add_argument("-o", "--output", type=Path, required=True, help="output folder")
     add_params_options(p)
     p.set_defaults(func=cmd_stats)
