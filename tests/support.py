@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import subprocess
@@ -74,3 +75,17 @@ def canonical_table(
     prepare(DatasetSpec.from_params(params, dataset), split, out, PrepareSettings(),
             source_path=SHARED_DATA / rel)  # fmt: skip
     return out
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of a review CSV (as annotators edit it)."""
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def write_csv(path: Path, rows: list[dict[str, str]]) -> None:
+    """Write review rows back, as a spreadsheet would after annotation."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 import pandas as pd
@@ -14,7 +13,7 @@ from nlistress.errors import DataError
 from nlistress.perturb.runner import build_set
 from nlistress.review import import_review, sample_for_review
 
-from .support import canonical_table, project_params, shared_override
+from .support import canonical_table, project_params, read_csv, shared_override, write_csv
 
 
 @pytest.fixture(scope="module")
@@ -26,18 +25,6 @@ def negation_set(tmp_path_factory):
     target = folder / "anli_r1_dev.parquet"
     build_set("negation", source, target, params)
     return params, target
-
-
-def read_csv(path):
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def test_sample_is_stratified_seeded_and_blank(negation_set, tmp_path):

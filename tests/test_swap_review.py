@@ -6,7 +6,6 @@ whose I_TH rows mostly need a label.
 
 from __future__ import annotations
 
-import csv
 import json
 
 import pyarrow.parquet as pq
@@ -17,7 +16,7 @@ from nlistress.errors import DataError
 from nlistress.perturb.runner import build_set
 from nlistress.review import DROP_INCOHERENT, apply_review, import_review, sample_for_review
 
-from .support import canonical_table
+from .support import canonical_table, read_csv, write_csv
 from .test_swap_sets import swap_params
 
 
@@ -29,18 +28,6 @@ def hypernym_set(tmp_path_factory):
     target = folder / "snli_dev.parquet"
     build_set("hypernym_in_situ", dev, target, params)
     return params, target
-
-
-def read_csv(path):
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def test_every_unlabelled_row_is_exported_before_the_sample(hypernym_set, tmp_path):

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from ..errors import ConfigError, DataError
 from ..manifest import RowCounts
+from ..parquet_io import open_parquet
 
 MAX_ENTROPY_LABEL = -1
 FRAME_COLUMNS = ["uid", "premise", "hypothesis", "label_id"]
@@ -112,15 +113,7 @@ def dev_frame(path: Path) -> pd.DataFrame:
 
 def iter_set_chunks(path: Path, chunk_rows: int) -> Iterator[pa.RecordBatch]:
     """``uid, premise, hypothesis`` of a set in record batches of ``chunk_rows``, in file order."""
-    if not path.is_file():
-        raise DataError(path, "set not found")
-    try:
-        parquet = pq.ParquetFile(path)
-    except (OSError, pa.ArrowException) as exc:
-        raise DataError(path, f"not a Parquet file ({exc})") from None
-    missing = [c for c in SET_COLUMNS if c not in parquet.schema_arrow.names]
-    if missing:
-        raise DataError(path, f"missing column(s) {', '.join(missing)} (a set needs uid, premise, hypothesis)")
+    parquet = open_parquet(path, SET_COLUMNS, "set")
     offset = 0
     for batch in parquet.iter_batches(batch_size=chunk_rows, columns=list(SET_COLUMNS)):
         for name in SET_COLUMNS:

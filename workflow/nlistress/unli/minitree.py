@@ -54,7 +54,7 @@ import pyarrow.parquet as pq
 
 from ..errors import ConfigError, DataError
 from ..manifest import RowCounts, write_manifest
-from ..parquet_io import write_parquet
+from ..parquet_io import open_parquet, write_parquet
 from ..progress import with_progress
 from ..resources import spacy_pipeline
 
@@ -304,15 +304,7 @@ def train_statistic(
 
 def _canonical_texts(path: Path) -> Iterator[str]:
     """Every premise, then every hypothesis, read in batches."""
-    if not path.is_file():
-        raise DataError(path, "canonical table not found")
-    try:
-        file = pq.ParquetFile(path)
-    except (OSError, pa.ArrowInvalid) as exc:
-        raise DataError(path, f"not a readable Parquet file ({exc})") from None
-    missing = [c for c in SIDES if c not in file.schema_arrow.names]
-    if missing:
-        raise DataError(path, f"canonical table: missing column(s) {', '.join(missing)}")
+    file = open_parquet(path, SIDES, "canonical table")
     for side in SIDES:
         for batch in file.iter_batches(columns=[side], batch_size=65_536):
             yield from batch.column(0).to_pylist()
