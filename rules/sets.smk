@@ -49,9 +49,28 @@ def swap_inputs(test):
         hypernyms = lexicons.get("hypernyms", {})
         if hypernyms.get("source") == "baroni2012" and hypernyms.get("download"):
             inputs["lexicon"] = f"data/raw/{hypernyms['download']}.manifest.json"
-    elif lexicons.get("antonyms", {}).get("source") == "file":
+    elif lexicons.get("antonyms", {}).get("path"):
         inputs["lexicon"] = lexicons["antonyms"]["path"]
     return inputs
+
+
+# With the WordNet source, the antonym list is an artifact of its own: walking WordNet
+# once here instead of in every swap job.
+ANTONYMS = config.get("swap", {}).get("lexicons", {}).get("antonyms", {})
+if ANTONYMS.get("source", "wordnet") == "wordnet" and ANTONYMS.get("path"):
+
+    rule antonym_lexicon:
+        """Every WordNet antonym pair, in Mohammad et al.'s format (swap.lexicons.antonyms.path)."""
+        input:
+            [f"data/raw/{name}.manifest.json" for name in config.get("resources", {}).get("downloads", [])],
+        output:
+            ANTONYMS["path"],
+        params:
+            config=lambda w: config_json(resources=config.get("resources", {})),
+        log:
+            "logs/lexicons/antonyms_wordnet.log",
+        shell:
+            "nlistress antonym-lexicon -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 
 rule test_set:

@@ -19,13 +19,18 @@ import pyarrow.parquet as pq
 import pytest
 
 from nlistress.config import deep_merge
-from nlistress.errors import DataError
+from nlistress.errors import ConfigError, DataError
 from nlistress.perturb.base import LABELS
 from nlistress.perturb.runner import build_set
 from nlistress.swap.factors import polarity
 from nlistress.swap.generators import LABEL_RULES
 from nlistress.swap.index import PairIndex
-from nlistress.swap.lexicons import read_antonym_file, read_baroni
+from nlistress.swap.lexicons import (
+    read_antonym_file,
+    read_baroni,
+    wordnet_antonyms,
+    write_antonym_file,
+)
 from nlistress.swap.schema import EXPERIMENTS, SWAP_SCHEMA
 from nlistress.swap.tokens import replace_word, words
 
@@ -47,12 +52,16 @@ def built(tmp_path_factory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("swap")
     dev = canonical_table(swap_params(folder), "snli", "dev", "snli/snli_1.0_dev.jsonl", folder)
     params = swap_params(dev)
+    # The WordNet antonym list, written once as the pipeline's rule antonym_lexicon does.
+    lexicon = folder / "antonyms_wordnet.tsv"
+    write_antonym_file(wordnet_antonyms(params), lexicon)
+    params["swap"]["lexicons"]["antonyms"]["path"] = str(lexicon)
     sets = {}
     for test in TESTS:
         out = folder / f"{test}.parquet"
         manifest = build_set(test, dev, out, params)
         sets[test] = (out, manifest, pq.read_table(out).to_pylist())
-    return {"params": params, "dev": dev, "sets": sets, "folder": folder}
+    return {"params": params, "dev": dev, "sets": sets, "folder": folder, "lexicon": lexicon}
 
 
 def rows_of(built: dict[str, Any]) -> list[dict[str, Any]]:
@@ -199,6 +208,23 @@ def test_lexicon_files_are_read_and_bad_lines_named(tmp_path):
     bad.write_text("word1\tword2\tlabel\ndog\tanimal\tmaybe\n", encoding="utf-8")
     with pytest.raises(DataError, match="line 2"):
         read_baroni(bad)
+
+
+def test_the_wordnet_antonym_list_is_all_of_wordnet_and_required_where_configured(built, tmp_path):
+    """The file every swap job reads holds exactly WordNet's pairs, byte-reproducibly."""
+    params, lexicon = built["params"], built["lexicon"]
+    walked = wordnet_antonyms(params)
+    assert read_antonym_file(lexicon).pairs == walked.pairs
+    again = tmp_path / "again.tsv"
+    write_antonym_file(walked, again)
+    assert again.read_bytes() == lexicon.read_bytes()
+    manifest = built["sets"]["antonym_in_situ"][1]
+    assert manifest["stats"]["lexicon"]["name"] == f"WordNet antonyms ({lexicon})"
+    assert manifest["stats"]["lexicon"]["ordered_pairs"] == len(walked.pairs)
+    missing = deep_merge(params, {"swap": {"lexicons": {"antonyms": {"path": str(tmp_path / "no.tsv")}}}})
+    with pytest.raises(ConfigError, match=r"no\.tsv not found; build it with `snakemake"):
+        build_set("antonym_ex_situ", built["dev"], tmp_path / "out.parquet", missing)
+    assert not (tmp_path / "out.parquet").exists()
 
 
 def test_shared_override_builds_swap_sets_from_snli_dev():

@@ -36,6 +36,7 @@ from .config import (
 from .download import fetch
 from .errors import ConfigError, NlistressError
 from .models import commands as models_commands
+from .swap import commands as swap_commands
 from .swapstats import commands as swapstats_commands
 
 log = logging.getLogger("nlistress")
@@ -44,6 +45,7 @@ log = logging.getLogger("nlistress")
 # `register(sub)` adds its parsers, so a stage's CLI sits next to its code.
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
     artifacts_commands.register,
+    swap_commands.register,
     swapstats_commands.register,
     models_commands.register,
 ]

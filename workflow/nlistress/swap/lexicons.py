@@ -7,7 +7,10 @@ first). Sources (``swap.lexicons`` in params.yaml):
 
 - antonyms: ``wordnet`` (every WordNet lemma antonym pair) or ``file``, a list
   in the format of Mohammad et al. (2013): one word per line followed by its
-  antonyms, separated by tabs or spaces (``good bad evil``);
+  antonyms, separated by tabs or spaces (``good bad evil``). Walking all of
+  WordNet for its antonyms takes longer than building a set from SNLI train,
+  so the pipeline writes the WordNet list once in that format
+  (:func:`write_antonym_file`) and every swap job reads the file;
 - hypernyms: ``baroni2012`` (the paper's source: ``word1 word2 label`` with a
   header, True = word1 is a kind of word2; False rows are not pairs) or
   ``wordnet`` (noun hypernyms up to ``wordnet_depth`` levels up).
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text_atomic
 from ..errors import ConfigError, DataError
 from ..resources import wordnet
 from .tokens import is_word
@@ -167,15 +171,57 @@ def _nltk_data(params: Mapping[str, Any]) -> str | None:
     return str(value) if value else None
 
 
+def wordnet_antonyms(params: Mapping[str, Any]) -> Lexicon:
+    """Every WordNet lemma antonym pair, read from WordNet itself (slow: it walks every synset)."""
+    return _wordnet_antonyms(_nltk_data(params))
+
+
+def write_antonym_file(lexicon: Lexicon, path: str | Path) -> int:
+    """Write ``lexicon`` in Mohammad et al.'s format, one head word per line; return the lines.
+
+    Lines are sorted and the header states what was left out, so the same
+    WordNet gives the same bytes and :func:`read_antonym_file` gives back the
+    same pairs.
+    """
+    antonyms: dict[str, list[str]] = {}
+    for (a, b), relation in lexicon.pairs.items():
+        if relation != "antonym":
+            raise ValueError(f"write_antonym_file: ({a}, {b}) is a {relation} pair, not antonyms")
+        antonyms.setdefault(a, []).append(b)
+    lines = [
+        f"# {lexicon.name}: {len(lexicon.pairs)} ordered pairs; {lexicon.skipped} entries left "
+        "out (not a single word)",
+        "# format of Mohammad et al. (2013): word antonym [antonym ...]",
+        *(f"{head}\t{' '.join(sorted(others))}" for head, others in sorted(antonyms.items())),
+    ]
+    write_text_atomic(Path(path), "\n".join(lines) + "\n")
+    return len(antonyms)
+
+
 def antonym_lexicon(section: Mapping[str, Any], params: Mapping[str, Any]) -> Lexicon:
-    """The antonym lexicon of ``swap.lexicons.antonyms``."""
+    """The antonym lexicon of ``swap.lexicons.antonyms``.
+
+    ``source: wordnet`` reads the list the pipeline wrote to ``path`` (rule
+    ``antonym_lexicon``), or walks WordNet when ``path`` is null; ``source:
+    file`` reads the user's list at ``path``.
+    """
     source = section.get("source", "wordnet")
+    path = section.get("path")
     if source == "wordnet":
-        return _wordnet_antonyms(_nltk_data(params))
+        if not path:
+            return wordnet_antonyms(params)
+        if not Path(path).is_file():
+            raise ConfigError(
+                f"swap.lexicons.antonyms.path: {path} not found; build it with `snakemake {path}` "
+                f"or `nlistress antonym-lexicon -o {path}`, or set path to null to read WordNet "
+                "directly (slower)"
+            )
+        lexicon = read_antonym_file(path)
+        return Lexicon(f"WordNet antonyms ({path})", lexicon.pairs, lexicon.skipped)
     if source == "file":
-        if not section.get("path"):
+        if not path:
             raise ConfigError("swap.lexicons.antonyms.path: required when source is file")
-        return read_antonym_file(section["path"])
+        return read_antonym_file(path)
     raise ConfigError(
         f"swap.lexicons.antonyms.source: {source!r} (expected one of {', '.join(ANTONYM_SOURCES)})"
     )
