@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 import torch
 
-from nlistress.config import deep_merge
+from nlistress.canonical import prepare
+from nlistress.config import DatasetSpec, PrepareSettings, deep_merge
 from nlistress.models.predict import load_predictor, predict_set
 from nlistress.models.settings import model_spec
 from nlistress.models.train import train_model
 
-from .support import canonical_table, project_params, shared_override
+from .support import SHARED_DATA, canonical_table, project_params, shared_override
 
 CPU = torch.device("cpu")
 # Small enough for 2 CI cores: every architecture trains in seconds on 6,000 SNLI dev rows.
@@ -44,10 +46,32 @@ def snli_tables(params: dict[str, Any], folder: Path) -> tuple[Path, Path]:
     )
 
 
+def two_way_snli_tables(params: dict[str, Any], folder: Path) -> tuple[Path, Path]:
+    """Real SNLI dev and test as a 2-way dataset: entailment vs not_entailment.
+
+    As tests/test_dataset_formats.py does, each official file is rewritten in
+    SciTail's layout (headerless TSV, ``entails`` / ``neutral``) and
+    canonicalised with the registry's ``scitail`` entry, so the tables are what
+    a 2-way dataset gives: labels [entailment, not_entailment], label_id 0/1.
+    """
+    spec = DatasetSpec.from_params(params, "scitail")
+    tables = []
+    for split in ("dev", "test"):
+        rows = map(json.loads, (SHARED_DATA / "snli" / f"snli_1.0_{split}.jsonl").open(encoding="utf-8"))
+        source = folder / f"snli_{split}_two_way.tsv"
+        source.write_text("".join(
+            f"{r['sentence1']}\t{r['sentence2']}\t{'entails' if r['gold_label'] == 'entailment' else 'neutral'}\n"
+            for r in rows), encoding="utf-8")  # fmt: skip
+        out = folder / f"snli_two_way_{split}.parquet"
+        prepare(spec, split, out, PrepareSettings(), source_path=source)
+        tables.append(out)
+    return tables[0], tables[1]
+
+
 def train(params: dict[str, Any], name: str, train_path: Path, out: Path, variant: str = "plain",
-          augment: dict[str, Path] | None = None) -> list[dict[str, float]]:  # fmt: skip
+          augment: dict[str, Path] | None = None, dev: Path | None = None) -> list[dict[str, float]]:  # fmt: skip
     torch.set_num_threads(1)
-    return train_model(model_spec(params, name), variant, train_path, None, augment or {}, out,
+    return train_model(model_spec(params, name), variant, train_path, dev, augment or {}, out,
                        params["models"]["seed"], CPU)  # fmt: skip
 
 

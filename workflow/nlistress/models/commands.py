@@ -57,10 +57,11 @@ def cmd_predict(args: argparse.Namespace) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> None:
+    from ..unli.metrics import prob_tolerance
     from .score import score_set, write_scores
 
     params = params_from_args(args)
-    tolerance = float(((params.get("permute") or {}).get("metrics") or {}).get("prob_tolerance", 1e-3))
+    tolerance = prob_tolerance(params)
     sets, predictions = args.set or [], args.predictions or []
     if not sets or len(sets) != len(predictions):
         raise ConfigError("score: give one --predictions per --set, in the same order")
@@ -95,8 +96,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run a trained model on a set; write per-row labels, probabilities, entropy",
         description="Stream SET (any Parquet with uid, premise, hypothesis) through the model in "
         "chunks of models.predict.chunk_rows, length-bucketed batches, mixed precision on GPU, "
-        "and write uid, prediction, prob_entailment, prob_neutral, prob_contradiction, entropy "
-        "(nats) in input order.",
+        "and write uid, prediction, one prob_<label> per label of the model (prob_entailment, "
+        "prob_neutral, prob_contradiction for a 3-way model), entropy (nats) in input order.",
     )
     p.add_argument("--model", type=Path, required=True,
                    help="model directory, or a zoo name (then data/models/NAME/VARIANT)")  # fmt: skip

@@ -6,6 +6,9 @@ al. section 4.6), the permuted copies (Sinha et al. appendix F) or the permuted
 copies as maximum-entropy rows (``label_id = -1``: equation 5 pushes the
 model's prediction on them towards the uniform distribution). Every row read
 is either kept or counted as dropped with its reason.
+
+A model's label set is its training table's (``model_labels``): 3-way for
+SNLI/MNLI, ``entailment, not_entailment`` for a 2-way dataset such as SciTail.
 """
 
 from __future__ import annotations
@@ -17,14 +20,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ..artifacts.labelled import label_order, read_columns
 from ..errors import ConfigError, DataError
 from ..manifest import RowCounts
 from ..parquet_io import open_parquet
 
 MAX_ENTROPY_LABEL = -1
 FRAME_COLUMNS = ["uid", "premise", "hypothesis", "label_id"]
+LABEL_COLUMNS = ["label_id", "label"]
 # Which augmentation file each variant reads, and whether its labels are replaced by -1.
 VARIANT_INPUTS: dict[str, tuple[str, ...]] = {
     "plain": (),
@@ -94,6 +100,37 @@ def training_frame(
     frame = pd.concat(frames, ignore_index=True)
     counts.kept = len(frame)
     return frame
+
+
+def model_labels(
+    train: Path, variant: str, augment: Mapping[str, Path], dev: Path | None
+) -> tuple[str, ...]:
+    """The labels a model of ``variant`` learns: the train table's names in ``label_id`` order.
+
+    The head has one output per label and is trained on ``label_id``, so the
+    ids must be 0..n-1, and every other labelled file must give the same name
+    to the same id: the augmentation files carry their source's labels (not
+    read for ``max_entropy``, whose rows get ``-1``); the dev table may lack a
+    label (a subset) but not add or renumber one. Else a DataError naming the file.
+    """
+    train_labels = read_columns(train, LABEL_COLUMNS)
+    labels = label_order([(train, train_labels)])
+    ids = sorted(pc.unique(train_labels["label_id"].drop_null()).to_pylist())
+    if len(labels) < 2 or ids != list(range(len(labels))):
+        raise DataError(train, f"label_ids {ids} of labels {list(labels)} are not 0..n-1 with n >= 2: "
+                               "a model needs every label of its set in its training table")  # fmt: skip
+    checked = [] if variant == "max_entropy" else [(role, augment[role]) for role in VARIANT_INPUTS[variant]]
+    for role, path in [*checked, *([("dev", dev)] if dev is not None else [])]:
+        table = read_columns(path, LABEL_COLUMNS)
+        try:  # train alone is consistent, so any disagreement is this file's
+            union = label_order([(train, train_labels), (path, table)])
+            problem = f"it adds {list(union[len(labels) :])}" if union != labels else ""
+        except DataError as exc:
+            problem = exc.message
+        if problem:
+            raise DataError(path, f"the {role} labels do not fit the model's labels {list(labels)} "
+                                  f"from {train} ({problem}): use the same names and label_ids, or a subset")  # fmt: skip
+    return labels
 
 
 def subsample(frame: pd.DataFrame, rows: int | None, seed: int, counts: RowCounts) -> pd.DataFrame:

@@ -9,6 +9,10 @@ Interaction models: ``dam`` (Parikh et al. decomposable attention) and ``esim``
 (Chen et al.). Every sentence encoder has a hypothesis-only form (Poliak et al.
 2018): the same encoder and classifier reading the hypothesis alone.
 
+The classifier has one output per label of the model's label set (3 for
+SNLI/MNLI, 2 for a 2-way dataset); the label names live in the model's
+``config.json``, the models only see their count.
+
 Padding never leaks into a result: LSTMs run on packed sequences, pooling and
 attention mask padded positions, so a sentence gets the same vector in any
 batch. All ops are deterministic on CPU (``torch.use_deterministic_algorithms``).
@@ -25,8 +29,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ..errors import ConfigError
-
-N_LABELS = 3
+from ..perturb.base import LABELS
 
 
 def _mask(lengths: torch.Tensor, width: int) -> torch.Tensor:
@@ -124,7 +127,7 @@ class _ConvNet(nn.Module):
 class SentenceEncoderNLI(_Embedded):
     """Encode each sentence alone, then classify ``[u; v; |u-v|; u*v]`` (or ``v`` alone)."""
 
-    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any]) -> None:
+    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any], n_labels: int) -> None:
         super().__init__(vocab_size, s["embedding_dim"], s["dropout"], s["freeze_embeddings"])
         emb = s["embedding_dim"]
         encoders = {
@@ -136,7 +139,7 @@ class SentenceEncoderNLI(_Embedded):
         self.encoder = encoders[arch]()
         self.hypothesis_only = bool(s["hypothesis_only"])
         n_features = self.encoder.out_dim * (1 if self.hypothesis_only else 4)
-        self.classifier = _mlp(n_features, s["mlp_dim"], N_LABELS, s["dropout"], nn.Tanh)
+        self.classifier = _mlp(n_features, s["mlp_dim"], n_labels, s["dropout"], nn.Tanh)
 
     def forward(self, p: torch.Tensor, pl: torch.Tensor, h: torch.Tensor, hl: torch.Tensor):
         v = self.encoder(self.embed(h), hl)
@@ -149,13 +152,13 @@ class SentenceEncoderNLI(_Embedded):
 class ConditionalEncoderNLI(_Embedded):
     """Rocktäschel et al. (2016): the hypothesis LSTM is initialised with the premise's final state."""
 
-    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any]) -> None:
+    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any], n_labels: int) -> None:
         super().__init__(vocab_size, s["embedding_dim"], s["dropout"], s["freeze_embeddings"])
         hidden = s["hidden_dim"]
         self.premise_lstm = nn.LSTM(s["embedding_dim"], hidden, batch_first=True)
         self.hypothesis_lstm = nn.LSTM(s["embedding_dim"], hidden, batch_first=True)
         self.hypothesis_only = bool(s["hypothesis_only"])
-        self.classifier = _mlp(hidden, s["mlp_dim"], N_LABELS, s["dropout"], nn.Tanh)
+        self.classifier = _mlp(hidden, s["mlp_dim"], n_labels, s["dropout"], nn.Tanh)
 
     def forward(self, p: torch.Tensor, pl: torch.Tensor, h: torch.Tensor, hl: torch.Tensor):
         state = None if self.hypothesis_only else _lstm(self.premise_lstm, self.embed(p), pl)[1]
@@ -175,13 +178,13 @@ def _align(
 class DecomposableAttentionNLI(_Embedded):
     """Parikh et al. (2016): attend, compare, aggregate (sum), on projected word vectors."""
 
-    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any]) -> None:
+    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any], n_labels: int) -> None:
         super().__init__(vocab_size, s["embedding_dim"], s["dropout"], s["freeze_embeddings"])
         hidden, drop = s["hidden_dim"], s["dropout"]
         self.project = nn.Linear(s["embedding_dim"], hidden)
         self.attend = _mlp(hidden, hidden, hidden, drop, nn.ReLU)
         self.compare = _mlp(2 * hidden, hidden, hidden, drop, nn.ReLU)
-        self.classifier = _mlp(2 * hidden, s["mlp_dim"], N_LABELS, drop, nn.ReLU)
+        self.classifier = _mlp(2 * hidden, s["mlp_dim"], n_labels, drop, nn.ReLU)
 
     def forward(self, p: torch.Tensor, pl: torch.Tensor, h: torch.Tensor, hl: torch.Tensor):
         a, b = self.project(self.embed(p)), self.project(self.embed(h))
@@ -196,13 +199,13 @@ class DecomposableAttentionNLI(_Embedded):
 class ESIM(_Embedded):
     """Chen et al. (2017): BiLSTM encoding, soft alignment, enhancement, BiLSTM composition."""
 
-    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any]) -> None:
+    def __init__(self, arch: str, vocab_size: int, s: Mapping[str, Any], n_labels: int) -> None:
         super().__init__(vocab_size, s["embedding_dim"], s["dropout"], s["freeze_embeddings"])
         hidden = s["hidden_dim"]
         self.encode = nn.LSTM(s["embedding_dim"], hidden, batch_first=True, bidirectional=True)
         self.project = nn.Sequential(nn.Linear(8 * hidden, hidden), nn.ReLU())
         self.compose = nn.LSTM(hidden, hidden, batch_first=True, bidirectional=True)
-        self.classifier = _mlp(8 * hidden, s["mlp_dim"], N_LABELS, s["dropout"], nn.Tanh)
+        self.classifier = _mlp(8 * hidden, s["mlp_dim"], n_labels, s["dropout"], nn.Tanh)
 
     def forward(self, p: torch.Tensor, pl: torch.Tensor, h: torch.Tensor, hl: torch.Tensor):
         a, _ = _lstm(self.encode, self.embed(p), pl)
@@ -229,11 +232,14 @@ ARCHS: dict[str, type[nn.Module]] = {
 REQUIRED = ("embedding_dim", "hidden_dim", "mlp_dim", "dropout", "freeze_embeddings", "hypothesis_only")
 
 
-def build_model(arch: str, vocab_size: int, settings: Mapping[str, Any]) -> nn.Module:
-    """A freshly initialised model of ``arch`` (weights from torch's current seed)."""
+def build_model(
+    arch: str, vocab_size: int, settings: Mapping[str, Any], n_labels: int = len(LABELS)
+) -> nn.Module:
+    """A freshly initialised model of ``arch`` with ``n_labels`` outputs (weights from torch's
+    current seed); the default is the 3-way NLI label set."""
     if arch not in ARCHS:
         raise ConfigError(f"unknown architecture {arch!r} (known: {', '.join(ARCHS)})")
     missing = [k for k in REQUIRED if k not in settings]
     if missing:
         raise ConfigError(f"models: {arch} needs setting(s) {', '.join(missing)}")
-    return ARCHS[arch](arch, vocab_size, settings)
+    return ARCHS[arch](arch, vocab_size, settings, n_labels)

@@ -4,7 +4,9 @@
 encoder models are built here from ``model.safetensors`` and ``vocab.json``;
 transformer models go to ``nlistress.models.transformer`` (imported only then,
 so ``transformers`` is needed only for them). Either way the result has
-``predict_proba(premises, hypotheses) -> (n, 3) float32``.
+``labels`` (the model's label set from ``config.json``: the 3 NLI labels, or
+``entailment, not_entailment`` for a model trained on a 2-way dataset) and
+``predict_proba(premises, hypotheses) -> (n, len(labels)) float32``.
 
 ``predict_set`` reads the set in record batches, writes each chunk's
 predictions as it goes (``write_parquet_batches``) and keeps the input order,
@@ -35,17 +37,22 @@ from .text import Vocabulary, pad_batch
 
 log = logging.getLogger("nlistress")
 
-PREDICTION_SCHEMA = pa.schema(
-    [
-        pa.field("uid", pa.string(), nullable=False),
-        pa.field("prediction", pa.string(), nullable=False),
-        *(pa.field(f"prob_{label}", pa.float32(), nullable=False) for label in LABELS),
-        pa.field("entropy", pa.float32(), nullable=False),
-    ]
-)
+
+def prediction_schema(labels: Sequence[str]) -> pa.Schema:
+    """uid, prediction, one ``prob_<label>`` per model label (in its order), entropy."""
+    return pa.schema(
+        [
+            pa.field("uid", pa.string(), nullable=False),
+            pa.field("prediction", pa.string(), nullable=False),
+            *(pa.field(f"prob_{label}", pa.float32(), nullable=False) for label in labels),
+            pa.field("entropy", pa.float32(), nullable=False),
+        ]
+    )
 
 
 class Predictor(Protocol):
+    labels: tuple[str, ...]
+
     def predict_proba(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray: ...
 
 
@@ -58,21 +65,26 @@ def autocast(device: torch.device, enabled: bool) -> Any:
 
 
 class EncoderPredictor:
-    """Batched, length-sorted inference for the models of ``nlistress.models.encoders``."""
+    """Batched, length-sorted inference for the models of ``nlistress.models.encoders``.
+
+    ``labels`` names the model's outputs in order (default: the 3-way NLI set).
+    """
 
     def __init__(
         self, model: torch.nn.Module, vocab: Vocabulary, max_length: int, batch_size: int,
-        device: torch.device, mixed_precision: bool,
+        device: torch.device, mixed_precision: bool, labels: Sequence[str] = LABELS,
     ) -> None:  # fmt: skip
         self.model, self.vocab, self.max_length = model, vocab, max_length
         self.batch_size, self.device, self.mixed_precision = batch_size, device, mixed_precision
+        self.labels = tuple(labels)
 
     @classmethod
     def load(
         cls, model_dir: Path, config: Mapping[str, Any], settings: Mapping[str, Any], device: torch.device
     ) -> EncoderPredictor:
         vocab = Vocabulary.load(model_dir / "vocab.json")
-        model = build_model(config["arch"], len(vocab), config["settings"])
+        labels = tuple(config["labels"])
+        model = build_model(config["arch"], len(vocab), config["settings"], len(labels))
         weights = model_dir / "model.safetensors"
         if not weights.is_file():
             raise DataError(model_dir, "no model.safetensors in the model directory")
@@ -82,13 +94,13 @@ class EncoderPredictor:
             raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
         model.to(device).eval()
         return cls(model, vocab, int(config["settings"]["max_length"]), int(settings["batch_size"]),
-                   device, bool(settings["mixed_precision"]))  # fmt: skip
+                   device, bool(settings["mixed_precision"]), labels)  # fmt: skip
 
     def predict_proba(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         p = [self.vocab.encode(t, self.max_length) for t in premises]
         h = [self.vocab.encode(t, self.max_length) for t in hypotheses]
         order = np.lexsort((np.fromiter(map(len, h), int, len(h)), np.fromiter(map(len, p), int, len(p))))
-        out = np.empty((len(p), len(LABELS)), dtype=np.float32)
+        out = np.empty((len(p), len(self.labels)), dtype=np.float32)
         was_training = self.model.training
         self.model.eval()
         with torch.inference_mode(), autocast(self.device, self.mixed_precision):
@@ -117,8 +129,10 @@ def read_model_config(model_dir: Path) -> dict[str, Any]:
     missing = [k for k in ("kind", "arch", "labels", "settings") if k not in config]
     if missing:
         raise DataError(path, f"missing key(s) {', '.join(missing)}")
-    if list(config["labels"]) != list(LABELS):
-        raise DataError(path, f"labels {config['labels']} differ from {list(LABELS)}")
+    labels = config["labels"]
+    if (not isinstance(labels, list) or len(labels) < 2 or len(set(labels)) != len(labels)
+            or not all(isinstance(label, str) and label for label in labels)):  # fmt: skip
+        raise DataError(path, f"labels: expected two or more distinct label names, got {labels!r}")
     return config
 
 
@@ -130,24 +144,25 @@ def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.d
     if config["kind"] == "transformer":
         from .transformer import TransformerPredictor
 
-        return TransformerPredictor.load(model_dir, {**config["settings"], **settings}, device)
+        return TransformerPredictor.load(model_dir, {**config["settings"], **settings}, device,
+                                         config["labels"])
     raise DataError(model_dir / "config.json", f"unknown model kind {config['kind']!r}")
 
 
-def probabilities_table(uids: pa.Array, probs: np.ndarray) -> pa.Table:
-    """The prediction columns of one chunk: label, three probabilities, entropy (nats)."""
-    if probs.shape != (len(uids), len(LABELS)):
-        raise ConfigError(f"predictor returned shape {probs.shape}, expected ({len(uids)}, 3)")
+def probabilities_table(uids: pa.Array, probs: np.ndarray, labels: Sequence[str]) -> pa.Table:
+    """The prediction columns of one chunk: label, one probability per label, entropy (nats)."""
+    if probs.shape != (len(uids), len(labels)):
+        raise ConfigError(f"predictor returned shape {probs.shape}, expected ({len(uids)}, {len(labels)})")
     probs = probs.astype(np.float32, copy=False)
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(probs > 0, probs * np.log(probs), 0.0).sum(axis=1, dtype=np.float32)
     columns = {
         "uid": uids.cast(pa.string()),
-        "prediction": pa.array(np.asarray(LABELS)[probs.argmax(axis=1)]),
-        **{f"prob_{label}": pa.array(probs[:, i]) for i, label in enumerate(LABELS)},
+        "prediction": pa.array(np.asarray(labels)[probs.argmax(axis=1)]),
+        **{f"prob_{label}": pa.array(probs[:, i]) for i, label in enumerate(labels)},
         "entropy": pa.array(entropy),
     }
-    return pa.Table.from_pydict(columns, schema=PREDICTION_SCHEMA)
+    return pa.Table.from_pydict(columns, schema=prediction_schema(labels))
 
 
 def predict_set(predictor: Predictor, set_path: Path, output: Path, chunk_rows: int) -> int:
@@ -159,6 +174,6 @@ def predict_set(predictor: Predictor, set_path: Path, output: Path, chunk_rows: 
             probs = predictor.predict_proba(
                 batch.column("premise").to_pylist(), batch.column("hypothesis").to_pylist()
             )
-            yield probabilities_table(batch.column("uid"), probs)
+            yield probabilities_table(batch.column("uid"), probs, predictor.labels)
 
-    return write_parquet_batches(chunks(), output, PREDICTION_SCHEMA)
+    return write_parquet_batches(chunks(), output, prediction_schema(predictor.labels))

@@ -5,6 +5,10 @@ and, in Table 4, which label a model wrongly falls back on: of the errors, the
 share predicted neutral. Predictions come from ``nlistress predict`` or from
 anyone's own model (JSON lines with ``uid`` and ``prediction``), read with
 ``nlistress.unli.metrics.read_predictions``, so both are validated the same way.
+
+Scores are 3-way (the false-neutral share needs ``neutral``): a set with other
+gold labels, or predictions of a model with another label set (a 2-way model's
+``prob_not_entailment``), is an error naming the file, never a number.
 """
 
 from __future__ import annotations
@@ -42,6 +46,18 @@ def set_name(path: Path, table: pa.Table) -> str:
     return f"{test}/{dataset}_{split}" if dataset and split else f"{test}/{path.stem}"
 
 
+def _model_labels(predictions_path: Path) -> list[str] | None:
+    """The label set of the model behind a ``nlistress predict`` file (its ``prob_<label>``
+    columns); None where the file has none or is not Parquet (read_predictions then checks it)."""
+    if predictions_path.suffix != ".parquet" or not predictions_path.is_file():
+        return None
+    try:
+        names = pq.read_schema(predictions_path).names
+    except (OSError, pa.ArrowInvalid):
+        return None
+    return [name.removeprefix("prob_") for name in names if name.startswith("prob_")] or None
+
+
 def score_set(set_path: Path, predictions_path: Path, prob_tolerance: float = 1e-3) -> dict[str, Any]:
     """Score the predictions of every labelled row of ``set_path`` (every uid must be predicted).
 
@@ -60,7 +76,12 @@ def score_set(set_path: Path, predictions_path: Path, prob_tolerance: float = 1e
     gold = pc.index_in(labelled["label"], value_set=pa.array(list(LABELS)))
     if gold.null_count:
         first = int(np.flatnonzero(gold.is_null().to_numpy(zero_copy_only=False))[0])
-        raise DataError(set_path, f"unknown gold label {labelled['label'][first].as_py()!r}")
+        raise DataError(set_path, f"gold label {labelled['label'][first].as_py()!r} is not one of the "
+                                  f"3-way labels {list(LABELS)} that nlistress score scores")  # fmt: skip
+    model_labels = _model_labels(predictions_path)
+    if model_labels is not None and sorted(model_labels) != sorted(LABELS):
+        raise DataError(predictions_path, f"the model's labels {model_labels} differ from the set's "
+                                          f"{list(LABELS)} ({set_path}); nlistress score scores 3-way models")  # fmt: skip
     predictions = read_predictions(predictions_path, LABELS, prob_tolerance)
     uids = pd.Index(labelled["uid"].to_pylist())
     where = predictions.uids.get_indexer(uids)

@@ -2,8 +2,8 @@
 
 The directory is built in a temporary sibling and renamed into place, so a
 killed job never leaves something that looks like a trained model:
-``config.json`` (arch, labels, settings, inputs with sha256, row counts,
-seed), ``metrics.json`` (per-epoch train loss, dev accuracy, lr),
+``config.json`` (arch, labels: the training table's label set, settings,
+inputs with sha256, row counts, seed), ``metrics.json`` (per-epoch train loss, dev accuracy, lr),
 ``train.log``, and for encoders ``model.safetensors`` + ``vocab.json``
 (transformers: the backend's Hugging Face files under ``hf/``).
 
@@ -34,9 +34,8 @@ from .. import __version__
 from ..atomic import atomic_dir, sha256_file, write_json_atomic
 from ..errors import ConfigError
 from ..manifest import RowCounts
-from ..perturb.base import LABELS
 from ..unli.objective import prediction_entropy
-from .data import dev_frame, subsample, training_frame
+from .data import dev_frame, model_labels, subsample, training_frame
 from .encoders import build_model
 from .predict import EncoderPredictor
 from .settings import ModelSpec
@@ -118,10 +117,12 @@ def _evaluate(predictor: EncoderPredictor, dev: pd.DataFrame) -> dict[str, float
 
 
 def train_encoder(
-    spec: ModelSpec, train: pd.DataFrame, dev: pd.DataFrame | None, out_dir: Path, seed: int,
-    device: torch.device, log_line: Log,
+    spec: ModelSpec, train: pd.DataFrame, dev: pd.DataFrame | None, labels: tuple[str, ...],
+    out_dir: Path, seed: int, device: torch.device, log_line: Log,
 ) -> list[dict[str, float]]:  # fmt: skip
     """Train an encoder model on ``train``; write weights and vocabulary; return per-epoch metrics.
+
+    ``labels`` (the model's label set) sizes the head; ``label_id`` indexes it.
 
     Early stopping keeps the weights of the best dev epoch (``early_stopping``
     epochs without improvement end training; ``null`` trains every epoch).
@@ -132,7 +133,7 @@ def train_encoder(
         s.get("max_vocab"),
     )  # fmt: skip
     seed_everything(seed, device)
-    model = build_model(spec.arch, len(vocab), s)
+    model = build_model(spec.arch, len(vocab), s, len(labels))
     if s.get("glove"):
         weights, found = load_glove(Path(s["glove"]), vocab, int(s["embedding_dim"]))
         model.embedding.weight.data.copy_(weights)
@@ -143,10 +144,11 @@ def train_encoder(
     length = int(s["max_length"])
     premises = [vocab.encode(t, length) for t in train["premise"]]
     hypotheses = [vocab.encode(t, length) for t in train["hypothesis"]]
-    labels = torch.tensor(train["label_id"].to_numpy(), dtype=torch.long)
+    targets = torch.tensor(train["label_id"].to_numpy(), dtype=torch.long)
     optimizer = _optimizer(model, s)
     policy = LearningRatePolicy(optimizer, s.get("lr_policy") or {})
-    predictor = EncoderPredictor(model, vocab, length, int(s.get("eval_batch_size", 256)), device, False)
+    predictor = EncoderPredictor(model, vocab, length, int(s.get("eval_batch_size", 256)), device, False,
+                                 labels)  # fmt: skip
     shuffle = torch.Generator().manual_seed(seed)
     batch_size, clip, patience = int(s["batch_size"]), s.get("grad_clip"), s.get("early_stopping")
     metrics: list[dict[str, float]] = []
@@ -154,25 +156,25 @@ def train_encoder(
     for epoch in range(1, int(s["epochs"]) + 1):
         model.train()
         started, total = time.monotonic(), 0.0
-        order = torch.randperm(len(labels), generator=shuffle)
+        order = torch.randperm(len(targets), generator=shuffle)
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size].tolist()
             pi, pl = pad_batch([premises[i] for i in idx])
             hi, hl = pad_batch([hypotheses[i] for i in idx])
             logits = model(pi.to(device), pl.to(device), hi.to(device), hl.to(device))
-            loss = objective(logits, labels[idx].to(device))
+            loss = objective(logits, targets[idx].to(device))
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             if clip:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), float(clip))
             optimizer.step()
             total += float(loss.detach()) * len(idx)
-        row: dict[str, float] = {"epoch": epoch, "train_loss": total / len(labels),
+        row: dict[str, float] = {"epoch": epoch, "train_loss": total / len(targets),
                                  "lr": optimizer.param_groups[0]["lr"]}  # fmt: skip
         if dev is not None:
             row.update(_evaluate(predictor, dev))
         metrics.append(row)
-        rate = len(labels) / max(time.monotonic() - started, 1e-9)
+        rate = len(targets) / max(time.monotonic() - started, 1e-9)
         dev_text = f", dev acc {row['dev_accuracy']:.4f}" if dev is not None else ""
         log_line(f"epoch {epoch}: train loss {row['train_loss']:.4f}{dev_text}, "
                  f"lr {row['lr']:.3g}", f"{rate:.0f} rows/s")  # fmt: skip
@@ -196,9 +198,14 @@ def train_model(
     spec: ModelSpec, variant: str, train_path: Path, dev_path: Path | None,
     augment: Mapping[str, Path], out_dir: Path, seed: int, device: torch.device,
 ) -> list[dict[str, float]]:  # fmt: skip
-    """Assemble the variant's training data, train, and write ``out_dir`` atomically."""
+    """Assemble the variant's training data, train, and write ``out_dir`` atomically.
+
+    The model's labels are the train table's (``model_labels``); the dev and
+    augmentation files are checked against them before anything is written.
+    """
     counts = RowCounts(unit="row")
     frame = training_frame(train_path, variant, augment, counts)
+    labels = model_labels(train_path, variant, augment, dev_path)
     frame = subsample(frame, spec.settings.get("train_rows"), seed, counts)
     counts.check()
     dev = dev_frame(dev_path) if dev_path is not None else None
@@ -219,12 +226,12 @@ def train_model(
                 from .transformer import train_transformer
 
                 settings = {**spec.settings, "hypothesis_only": spec.hypothesis_only}
-                metrics = train_transformer(frame, dev, settings, tmp, seed, device, log_line)
+                metrics = train_transformer(frame, dev, settings, tmp, seed, device, log_line, labels=labels)
             else:
-                metrics = train_encoder(spec, frame, dev, tmp, seed, device, log_line)
+                metrics = train_encoder(spec, frame, dev, labels, tmp, seed, device, log_line)
         write_json_atomic(tmp / "metrics.json", metrics)
         write_json_atomic(tmp / "config.json", {
-            "name": spec.name, "kind": spec.kind, "arch": spec.arch, "labels": list(LABELS),
+            "name": spec.name, "kind": spec.kind, "arch": spec.arch, "labels": list(labels),
             "hypothesis_only": spec.hypothesis_only, "variant": variant, "seed": seed,
             "settings": spec.settings,
             "train": {

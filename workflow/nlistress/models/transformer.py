@@ -10,9 +10,11 @@ Choices that make results repeatable and fast:
 - Seeds: the head's initialisation, dropout and the shuffling all come from
   the run's seed, so a CPU run is repeatable to the bit; inference runs in eval
   mode (no dropout) under ``torch.inference_mode``.
-- Labels: probabilities always come back in our order (entailment, neutral,
-  contradiction). A reused NLI head with another order (roberta-large-mnli:
-  CONTRADICTION, NEUTRAL, ENTAILMENT) is mapped by label names, not positions.
+- Labels: probabilities always come back in the model's label order (its
+  training table's: entailment, neutral, contradiction, or entailment,
+  not_entailment for a 2-way dataset); ``head: new`` has one output per label.
+  A reused NLI head with another order (roberta-large-mnli: CONTRADICTION,
+  NEUTRAL, ENTAILMENT) is mapped by label names, not positions.
 - Max-entropy rows (``label_id == -1``, Sinha et al. 2021 eq. 5): their loss
   term is minus the entropy of the prediction, which pushes it towards uniform.
 - Inference sorts each call's rows by token length, batches them so padding is
@@ -133,7 +135,7 @@ class TrainingSettings:
     #: hub commit/tag pinning a hub checkpoint (null: the default branch); unused for folders
     revision: str | None
     hypothesis_only: bool
-    #: "new": a freshly initialised 3-way head; "reuse": the checkpoint's NLI head, mapped by label names
+    #: "new": a freshly initialised head, one output per label; "reuse": the checkpoint's head, mapped by label names
     head: str
     epochs: int
     lr: float
@@ -205,16 +207,18 @@ def _hub_options(checkpoint: Checkpoint, revision: str | None) -> dict[str, Any]
     return options
 
 
-def _label_order(config: Any, where: str) -> np.ndarray:
-    """Column indices that turn the model's outputs into our label order, matched by name."""
+def _label_order(config: Any, labels: Sequence[str], where: str) -> np.ndarray:
+    """Column indices that turn the head's outputs into ``labels``' order, matched by name
+    regardless of case (roberta-large-mnli says ENTAILMENT)."""
     names = {int(i): str(name).lower() for i, name in (config.id2label or {}).items()}
-    if sorted(names.values()) != sorted(LABELS) or sorted(names) != list(range(len(LABELS))):
+    wanted = [label.lower() for label in labels]
+    if sorted(names.values()) != sorted(wanted) or sorted(names) != list(range(len(wanted))):
         raise ConfigError(
-            f"{where}: the head's labels {sorted(names.values())} are not {list(LABELS)} "
-            "(use head: new to train a fresh head)"
+            f"{where}: the head's labels {[names[i] for i in sorted(names)]} are not the model's "
+            f"labels {list(labels)} (use head: new to train a fresh head)"
         )
     model_id = {name: i for i, name in names.items()}
-    return np.array([model_id[label] for label in LABELS], dtype=np.int64)
+    return np.array([model_id[label] for label in wanted], dtype=np.int64)
 
 
 def _reinitialise_head(model: Any) -> None:
@@ -227,8 +231,8 @@ def _reinitialise_head(model: Any) -> None:
             child.apply(model._init_weights)
 
 
-def load_pretrained(settings: TrainingSettings) -> tuple[Any, Any]:
-    """Tokenizer and sequence classifier for fine-tuning, with the head the settings ask for."""
+def load_pretrained(settings: TrainingSettings, labels: Sequence[str]) -> tuple[Any, Any]:
+    """Tokenizer and sequence classifier for fine-tuning on ``labels``, with the head the settings ask for."""
     from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
 
     where = f"{_WHERE}.checkpoint: {settings.checkpoint.spec!r}"
@@ -238,7 +242,7 @@ def load_pretrained(settings: TrainingSettings) -> tuple[Any, Any]:
         config = AutoConfig.from_pretrained(source, **options)
         tokenizer = AutoTokenizer.from_pretrained(source, **options)
         if settings.head == "reuse":
-            _label_order(config, where)
+            _label_order(config, labels, where)
             model, info = AutoModelForSequenceClassification.from_pretrained(
                 source, config=config, use_safetensors=True, output_loading_info=True, **options
             )
@@ -246,9 +250,9 @@ def load_pretrained(settings: TrainingSettings) -> tuple[Any, Any]:
             if lost:
                 raise ConfigError(f"{where}: head: reuse, but the checkpoint has no head ({', '.join(lost)} missing)")
         else:
-            config.num_labels = len(LABELS)
-            config.id2label = dict(enumerate(LABELS))
-            config.label2id = {label: i for i, label in enumerate(LABELS)}
+            config.num_labels = len(labels)
+            config.id2label = dict(enumerate(labels))
+            config.label2id = {label: i for i, label in enumerate(labels)}
             model = AutoModelForSequenceClassification.from_pretrained(
                 source, config=config, use_safetensors=True, ignore_mismatched_sizes=True, **options
             )
@@ -312,8 +316,8 @@ def _logits(model: Any, tokenizer: Any, encoded: Mapping[str, list[list[int]]],
 # ---------------------------------------------------------------------------
 
 
-def _check_frame(frame: pd.DataFrame, name: str, labelled_only: bool) -> None:
-    """Columns present, text strings, label_id in -1..2 (0..2 for dev); else DataError at the row."""
+def _check_frame(frame: pd.DataFrame, name: str, labelled_only: bool, n_labels: int) -> None:
+    """Columns present, text strings, label_id in -1..n_labels-1 (from 0 for dev); else DataError at the row."""
     missing = [c for c in ("premise", "hypothesis", "label_id") if c not in frame.columns]
     if missing:
         raise DataError(name, f"missing column(s) {', '.join(missing)}")
@@ -326,10 +330,10 @@ def _check_frame(frame: pd.DataFrame, name: str, labelled_only: bool) -> None:
             raise DataError(name, f"{column} is not a string: {frame[column].iloc[row]!r}", line=row, unit="row")
     labels = pd.to_numeric(frame["label_id"], errors="coerce").to_numpy(dtype=np.float64)
     low = 0 if labelled_only else MAX_ENTROPY_LABEL
-    bad = ~np.isin(labels, np.arange(low, len(LABELS)))
+    bad = ~np.isin(labels, np.arange(low, n_labels))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise DataError(name, f"label_id {frame['label_id'].iloc[row]} not in {low}..{len(LABELS) - 1}", line=row, unit="row")
+        raise DataError(name, f"label_id {frame['label_id'].iloc[row]} not in {low}..{n_labels - 1}", line=row, unit="row")
 
 
 def batch_loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -389,26 +393,27 @@ def _save_atomic(model: Any, tokenizer: Any, target: Path) -> None:
 
 
 def train_transformer(train: pd.DataFrame, dev: pd.DataFrame | None, settings: Mapping[str, Any],
-                      out_dir: Path, seed: int, device: torch.device,
-                      log: Callable[..., None]) -> list[dict[str, float]]:  # fmt: skip
+                      out_dir: Path, seed: int, device: torch.device, log: Callable[..., None], *,
+                      labels: Sequence[str]) -> list[dict[str, float]]:  # fmt: skip
     """Fine-tune ``settings['checkpoint']`` on ``train``; save it under ``out_dir / "hf"``.
 
-    ``train``/``dev`` have premise, hypothesis and label_id (0..2 in LABELS
-    order; -1 in train marks a max-entropy row). Returns one dict per epoch:
-    epoch, train_loss and, with ``dev``, dev_accuracy and dev_loss.
+    ``labels`` is the model's label set (its training table's); ``train``/``dev``
+    have premise, hypothesis and label_id (an index into ``labels``; -1 in train
+    marks a max-entropy row). Returns one dict per epoch: epoch, train_loss and,
+    with ``dev``, dev_accuracy and dev_loss.
     """
     from transformers import set_seed
 
     spec = TrainingSettings.from_mapping(settings)
-    _check_frame(train, "train", labelled_only=False)
+    _check_frame(train, "train", labelled_only=False, n_labels=len(labels))
     if dev is not None:
-        _check_frame(dev, "dev", labelled_only=True)
+        _check_frame(dev, "dev", labelled_only=True, n_labels=len(labels))
     set_seed(seed)  # before loading: the fresh head's weights are drawn from it
-    tokenizer, model = load_pretrained(spec)
+    tokenizer, model = load_pretrained(spec, labels)
     model.to(device)
     # our label id -> the model's class id (identity unless a reused head orders labels differently)
-    to_model = np.full(len(LABELS) + 1, MAX_ENTROPY_LABEL, dtype=np.int64)
-    to_model[: len(LABELS)] = _label_order(model.config, f"{_WHERE}.checkpoint")
+    to_model = np.full(len(labels) + 1, MAX_ENTROPY_LABEL, dtype=np.int64)
+    to_model[: len(labels)] = _label_order(model.config, labels, f"{_WHERE}.checkpoint")
     # tokenised batch by batch: a pre-tokenised training split would hold every id as a Python int
     premises, hypotheses = train["premise"].to_numpy(dtype=object), train["hypothesis"].to_numpy(dtype=object)
     targets = torch.from_numpy(to_model[train["label_id"].to_numpy(dtype=np.int64)])
@@ -471,19 +476,27 @@ def train_transformer(train: pd.DataFrame, dev: pd.DataFrame | None, settings: M
 
 
 class TransformerPredictor:
-    """A fine-tuned model ready for inference; ``predict_proba`` returns our label order."""
+    """A fine-tuned model ready for inference; ``predict_proba`` returns ``labels``' order.
 
-    def __init__(self, model: Any, tokenizer: Any, settings: InferenceSettings,
-                 device: torch.device, order: np.ndarray) -> None:  # fmt: skip
+    ``order`` picks the head's output for each of ``labels`` (default: the 3 NLI labels).
+    """
+
+    def __init__(self, model: Any, tokenizer: Any, settings: InferenceSettings, device: torch.device,
+                 order: np.ndarray, labels: Sequence[str] = LABELS) -> None:  # fmt: skip
         self.model = model
         self.tokenizer = tokenizer
         self.settings = settings
         self.device = device
         self._order = torch.from_numpy(order)
+        self.labels = tuple(labels)
 
     @classmethod
-    def load(cls, model_dir: Path, settings: Mapping[str, Any], device: torch.device) -> TransformerPredictor:
-        """Load ``model_dir / "hf"`` (safetensors only, no network, no checkpoint code)."""
+    def load(cls, model_dir: Path, settings: Mapping[str, Any], device: torch.device,
+             labels: Sequence[str] = LABELS) -> TransformerPredictor:  # fmt: skip
+        """Load ``model_dir / "hf"`` (safetensors only, no network, no checkpoint code).
+
+        ``labels`` is the model's label set (its ``config.json``'s); the head is mapped onto it by name.
+        """
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         spec = InferenceSettings.from_mapping(settings)
@@ -502,10 +515,10 @@ class TransformerPredictor:
                 f"{_WHERE}.hypothesis_only: {spec.hypothesis_only}, but {folder} was trained with {trained_on}"
             )
         model.to(device).eval()
-        return cls(model, tokenizer, spec, device, _label_order(model.config, str(folder)))
+        return cls(model, tokenizer, spec, device, _label_order(model.config, labels, str(folder)), labels)
 
     def predict_proba(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
-        """float32 (n, 3) probabilities in LABELS order, rows in input order.
+        """float32 (n, len(labels)) probabilities in ``labels`` order, rows in input order.
 
         Sorts this call's rows by token length internally; callers stream large
         sets by calling it once per chunk.
@@ -513,7 +526,7 @@ class TransformerPredictor:
         if len(premises) != len(hypotheses):
             raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
         if len(hypotheses) == 0:
-            return np.zeros((0, len(LABELS)), dtype=np.float32)
+            return np.zeros((0, len(self.labels)), dtype=np.float32)
         encoded = _encode(self.tokenizer, premises, hypotheses, self.settings)
         logits = _logits(self.model, self.tokenizer, encoded, self.settings, self.device)
         return logits.softmax(dim=1)[:, self._order].numpy().astype(np.float32, copy=False)
