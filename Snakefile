@@ -23,7 +23,8 @@ include: "rules/tables.smk"
 
 rule all:
     """Default target: every canonical split and test set selected in params.yaml, the
-    give-away analyses and baselines, and every configured model trained, run and scored."""
+    give-away analyses and baselines, every configured model trained, run and scored, the
+    paper tables and results/REPORT.md."""
     default_target: True
     input:
         canonical_indexes(),
@@ -34,3 +35,4 @@ rule all:
         rules.artifacts.input,
         rules.models.input,
         rules.tables.input,
+        REPORT_FILES,

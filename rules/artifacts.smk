@@ -1,16 +1,23 @@
 """Annotation artifacts (Poliak et al. 2018): give-away words of the splits named in
-artifacts.giveaway, the artifact audit of every generated set (its card shows it), and
-Tables 2-3 (majority vs hypothesis-only) for artifacts.baselines, with the bag-of-words
-proxy's predictions until the registry's hypothesis-only model is wired in."""
+artifacts.giveaway, Tables 2-3 (majority vs hypothesis-only) for artifacts.baselines, and
+the artifact audit of every generated set (its card shows it). The hypothesis-only
+predictions come from the registry's model artifacts.hypothesis_only_model, trained per
+baselines dataset on its own training split as in the paper (data/baselines/<model>/<dataset>/);
+with that set to null, from the bag-of-words proxy (data/baselines/bow/<dataset>/)."""
 
 import shlex
+
+from nlistress.artifacts.settings import hypothesis_only_model
 
 ARTIFACTS = config.get("artifacts", {})
 # Analyses and baseline datasets with nothing selected (e.g. in an offline override) are skipped.
 GIVEAWAY = {name: splits for name, splits in ARTIFACTS.get("giveaway", {}).items() if splits}
 BASELINES = {d: b for d, b in ARTIFACTS.get("baselines", {}).items() if b.get("eval")}
 GIVEAWAY_FILES = ("top_words.csv", "top_words.md", "coverage.csv", "coverage.png", "words.json")
-BASELINE_FILES = ("table2.md", "table2.csv", "table3.md", "table3.csv", "baselines.json")
+BASELINE_FILES = [f"table{n}.{ext}" for n in (2, 3) for ext in ("md", "csv", "tex")] + ["baselines.json"]
+HYP_MODEL = hypothesis_only_model(config)
+# Where one dataset's hypothesis-only predictor keeps its model and predictions.
+PREDICTOR = HYP_MODEL or "bow"
 
 
 def artifacts_config(*datasets):
@@ -18,6 +25,26 @@ def artifacts_config(*datasets):
     return config_json(
         artifacts=ARTIFACTS, datasets={d: config["datasets"][d] for d in datasets}
     )
+
+
+def canonical_path(dataset_split):
+    return f"data/canonical/{dataset_split}.parquet"
+
+
+def predictions_of(dataset):
+    """Hypothesis-only predictions on every evaluation split of one baselines dataset."""
+    return [f"data/baselines/{PREDICTOR}/{dataset}/{s.replace('/', '_')}.parquet"
+            for s in BASELINES[dataset]["eval"]]
+
+
+def set_model_inputs(w):
+    """The set's dataset's hypothesis-only model and its predictions on the set, where one is trained."""
+    if not HYP_MODEL or w.dataset not in BASELINES:
+        return {}
+    return {
+        "model": f"data/baselines/{HYP_MODEL}/{w.dataset}/model",
+        "predictions": f"data/sets/{w.family}/{w.test}/{w.dataset}_{w.split}.hyp_only.parquet",
+    }
 
 
 rule giveaway:
@@ -40,52 +67,125 @@ rule giveaway:
 
 
 rule set_audit:
-    """Artifact audit of one generated set: majority, hypothesis-only (BoW), give-away words."""
+    """Artifact audit of one generated set: majority, hypothesis-only accuracy, give-away words."""
     input:
-        "data/sets/{family}/{test}/{dataset}_{split}.parquet",
+        unpack(set_model_inputs),
+        table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
     output:
         "data/sets/{family}/{test}/{dataset}_{split}.audit.json",
     params:
         config=lambda w: artifacts_config(w.dataset),
+        model=lambda w, input: (f"--model {shlex.quote(input.model)} --predictions "
+                                f"{shlex.quote(input.predictions)}" if "model" in input.keys() else ""),
     log:
         "logs/artifacts/audit/{family}/{test}/{dataset}_{split}.log",
     shell:
-        "nlistress audit --set {input:q} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
-
-
-rule hypothesis_bow:
-    """Bag-of-words hypothesis-only predictions on one split, trained on the dataset's train split."""
-    input:
-        train=lambda w: f"data/canonical/{BASELINES[w.dataset]['train']}.parquet",
-        table="data/canonical/{dataset}/{split}.parquet",
-    output:
-        "results/baselines/bow/{dataset}_{split}.parquet",
-    params:
-        config=lambda w: artifacts_config(w.dataset),
-    log:
-        "logs/artifacts/bow/{dataset}_{split}.log",
-    shell:
-        "nlistress hypothesis-bow --train {input.train:q} --table {input.table:q} -o {output:q}"
+        "nlistress audit --set {input.table:q} {params.model} -o {output:q}"
         " --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+
+if HYP_MODEL:
+
+    rule baseline_train:
+        """The hypothesis-only model of one baselines dataset, trained on that dataset's train split."""
+        input:
+            train=lambda w: canonical_path(BASELINES[w.dataset]["train"]),
+            dev=lambda w: [canonical_path(BASELINES[w.dataset]["dev"])] if BASELINES[w.dataset].get("dev") else [],
+        output:
+            directory(f"data/baselines/{HYP_MODEL}/{{dataset}}/model"),
+        wildcard_constraints:
+            dataset=_names(BASELINES),
+        params:
+            config=lambda w: config_json(models=config.get("models", {})),
+            dev=lambda w, input: f"--dev {shlex.quote(input.dev[0])}" if input.dev else "",
+        resources:
+            **config.get("models", {}).get("resources", {}).get("train", {}),
+        log:
+            f"logs/baselines/{HYP_MODEL}/{{dataset}}/train.log",
+        shell:
+            f"nlistress train {HYP_MODEL} --variant plain --train {{input.train:q}} {{params.dev}}"
+            " -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+    rule baseline_predict:
+        """Hypothesis-only predictions of one dataset's model on one canonical split (Table 2)."""
+        input:
+            model=f"data/baselines/{HYP_MODEL}/{{dataset}}/model",
+            table="data/canonical/{source}/{split}.parquet",
+        output:
+            f"data/baselines/{HYP_MODEL}/{{dataset}}/{{source}}_{{split}}.parquet",
+        wildcard_constraints:
+            source=_names(config.get("datasets", {})),
+        params:
+            config=lambda w: config_json(models=config.get("models", {})),
+        resources:
+            **config.get("models", {}).get("resources", {}).get("predict", {}),
+        log:
+            f"logs/baselines/{HYP_MODEL}/{{dataset}}/{{source}}_{{split}}.log",
+        shell:
+            "nlistress predict --model {input.model:q} --set {input.table:q} -o {output:q}"
+            " --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+    rule set_hypothesis_only:
+        """The set dataset's hypothesis-only model on one generated set (the set's audit and card)."""
+        input:
+            model=f"data/baselines/{HYP_MODEL}/{{dataset}}/model",
+            table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
+        output:
+            "data/sets/{family}/{test}/{dataset}_{split}.hyp_only.parquet",
+        params:
+            config=lambda w: config_json(models=config.get("models", {})),
+        resources:
+            **config.get("models", {}).get("resources", {}).get("predict", {}),
+        log:
+            "logs/artifacts/hyp_only/{family}/{test}/{dataset}_{split}.log",
+        shell:
+            "nlistress predict --model {input.model:q} --set {input.table:q} -o {output:q}"
+            " --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+else:
+
+    rule hypothesis_bow:
+        """Bag-of-words hypothesis-only predictions on one split, fitted on the dataset's train split."""
+        input:
+            train=lambda w: canonical_path(BASELINES[w.dataset]["train"]),
+            table="data/canonical/{source}/{split}.parquet",
+        output:
+            "data/baselines/bow/{dataset}/{source}_{split}.parquet",
+        wildcard_constraints:
+            source=_names(config.get("datasets", {})),
+        params:
+            config=lambda w: artifacts_config(w.source),
+        log:
+            "logs/baselines/bow/{dataset}/{source}_{split}.log",
+        shell:
+            "nlistress hypothesis-bow --train {input.train:q} --table {input.table:q} -o {output:q}"
+            " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 
 rule baselines:
     """Tables 2 and 3 over every dataset in artifacts.baselines."""
     input:
-        [f"data/canonical/{b['train']}.parquet" for b in BASELINES.values()],
-        [f"data/canonical/{s}.parquet" for b in BASELINES.values() for s in b["eval"]],
-        [f"results/baselines/bow/{s.replace('/', '_')}.parquet" for b in BASELINES.values() for s in b["eval"]],
+        [canonical_path(b["train"]) for b in BASELINES.values()],
+        [canonical_path(s) for b in BASELINES.values() for s in b["eval"]],
+        [p for d in BASELINES for p in predictions_of(d)],
     output:
         [f"results/baselines/{name}" for name in BASELINE_FILES],
     params:
         # All entries (not only BASELINES): --set-json is merged over params.yaml, so an
         # entry left out would come back with the defaults.
         config=lambda w: config_json(artifacts={"baselines": ARTIFACTS.get("baselines", {})}),
+        predictor=HYP_MODEL or "bag-of-words proxy",
     log:
         "logs/artifacts/baselines.log",
     shell:
-        "nlistress baselines --canonical-dir data/canonical --predictions-dir results/baselines/bow"
-        " -o results/baselines --set-json {params.config:q} 2>&1 | tee {log:q}"
+        f"nlistress baselines --canonical-dir data/canonical --predictions-dir data/baselines/{PREDICTOR}"
+        " --predictor {params.predictor:q} -o results/baselines --set-json {params.config:q} 2>&1 | tee {log:q}"
+
+
+rule hypothesis_only_baselines:
+    """Every baselines dataset's hypothesis-only predictor and its predictions on the evaluation splits."""
+    input:
+        [p for d in BASELINES for p in predictions_of(d)],
 
 
 rule artifacts:

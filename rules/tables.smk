@@ -1,8 +1,9 @@
 """Paper tables from the models' predictions: the permutation metrics of Sinha et al. 2021
-(Tables 2-3 and 7, the Ω curve, entropy and BLEU / length / mini-tree bins) and the
-word-pair swap statistics of Sanchez et al. 2018 (Table 1, McNemar and chi-square
-tests). Each is one `nlistress` call over every (model, variant) of models.runs and
-every evaluated set of its family (models.evaluate)."""
+(Tables 2-3 and 7, the Ω curve, entropy and BLEU / length / mini-tree bins, with their
+figures) and the word-pair swap statistics of Sanchez et al. 2018 (Table 1, McNemar and
+chi-square tests). Each is one `nlistress` call over every (model, variant) of
+models.runs and every evaluated set of its family (models.evaluate). Then the report:
+every table of the four papers with the paper's numbers beside ours (results/REPORT.md)."""
 
 PERMUTE_EVAL = [(t, d, s) for f, t, d, s in MODEL_EVAL if f == "permute"]
 SWAP_EVAL = [(t, d, s) for f, t, d, s in MODEL_EVAL if f == "swap"]
@@ -86,3 +87,27 @@ rule tables:
     input:
         ["results/unli"] if unli_runs() else [],
         ["results/swap"] if swap_runs() else [],
+
+
+REPORT_FILES = ["results/REPORT.md", "results/report.csv"]
+
+
+rule report:
+    """results/REPORT.md: every paper table, the paper's numbers beside this run's (and why not)."""
+    input:
+        rules.tables.input,
+        rules.models.input,
+        rules.artifacts.input,
+        [f"data/sets/{f}/{t}/{d}_{s}.manifest.json" for f in FAMILIES for t, d, s in SETS[f]],
+        canonical_indexes(),
+    output:
+        REPORT_FILES,
+        directory("results/tables"),
+    params:
+        config=lambda w: config_json(**{k: config.get(k, {}) for k in (
+            "report", "models", "datasets", "canonical_splits", "artifacts")}),
+    log:
+        "logs/tables/report.log",
+    shell:
+        "nlistress report --results results --data data -o results --set-json {params.config:q}"
+        " 2>&1 | tee {log:q}"

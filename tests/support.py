@@ -41,24 +41,27 @@ def shared_override() -> dict[str, Any]:
 def copy_project(dst: Path) -> Path:
     """Copy the workflow (Snakefile, rules, params, profiles) into ``dst``; return the offline override file.
 
-    Snakemake then runs in a scratch folder without touching the checkout's data/.
+    The override is ``dst/tests/shared.yaml`` with absolute paths, where the
+    small profile looks for it. Snakemake then runs in a scratch folder
+    without touching the checkout's data/.
     """
     dst.mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "Snakefile", dst / "Snakefile")
     shutil.copy2(ROOT / "params.yaml", dst / "params.yaml")
     shutil.copytree(ROOT / "rules", dst / "rules", dirs_exist_ok=True)
     shutil.copytree(ROOT / "profiles", dst / "profiles", dirs_exist_ok=True)
-    override = dst / "shared.yaml"
+    override = dst / "tests" / "shared.yaml"
+    override.parent.mkdir(exist_ok=True)
     override.write_text(yaml.safe_dump(shared_override(), sort_keys=False), encoding="utf-8")
     return override
 
 
-def run_snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+def run_snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
     """Run Snakemake from the test's interpreter, with the same venv's `nlistress` on PATH."""
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", *args],
-        cwd=workdir, env=env, capture_output=True, text=True, check=False, timeout=600,
+        cwd=workdir, env=env, capture_output=True, text=True, check=False, timeout=timeout,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc

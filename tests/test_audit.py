@@ -19,6 +19,7 @@ from nlistress.cli import main
 from nlistress.config import deep_merge
 from nlistress.perturb.runner import build_set
 
+from .models_support import predict, tiny_params, train
 from .support import ROOT, canonical_table, project_params, shared_override
 
 PARAMS = ["--params", str(ROOT / "params.yaml")]
@@ -143,3 +144,38 @@ def test_a_swap_set_awaiting_annotation_is_counted_not_audited(sets, tmp_path):
     card = tmp_path / "card.md"
     write_card(swap, card, params, audit_path=audit)
     assert "Nothing to audit yet: no row has a label yet" in card.read_text(encoding="utf-8")
+
+
+def test_the_trained_hypothesis_only_model_joins_the_audit_and_the_card(sets, tmp_path):
+    """infersent_hyp trained on SNLI dev, on negation sets of SNLI test (unseen) and of SNLI dev."""
+    params = tiny_params()
+    model = tmp_path / "model"
+    train(params, "infersent_hyp", sets["canonical"], model)
+    test = canonical_table(project_params(), "snli", "test", "snli/snli_1.0_test.jsonl", tmp_path)
+    negation = tmp_path / "negation" / "snli_test.parquet"
+    build_set("negation", test, negation, project_params())
+    predictions = predict(model, negation, tmp_path / "negation_hyp.parquet")
+    out = tmp_path / "audit.json"
+    assert main(["audit", "--set", str(negation), "--model", str(model), "--predictions",
+                 str(predictions), "-o", str(out), *PARAMS]) == 0  # fmt: skip
+    record = json.loads(out.read_text(encoding="utf-8"))["hypothesis_only_model"]
+    table = pd.read_parquet(negation)
+    predicted = pd.read_parquet(predictions).set_index("uid")["prediction"].loc[table["uid"]]
+    assert record["rows"] == len(table) == 9824
+    assert record["accuracy"] == round(float((predicted.to_numpy() == table["label"]).mean()), 6)
+    shares = table["label"].value_counts(normalize=True)
+    assert record["majority"] == {"label": shares.idxmax(), "accuracy": round(shares.max(), 6)}
+    assert record["model"] == "infersent_hyp" and record["train"] == str(sets["canonical"])
+    card = tmp_path / "card.md"
+    write_card(negation, card, project_params(), audit_path=out)
+    assert (f"| hypothesis only, infersent_hyp trained on `{sets['canonical']}` | "
+            f"{record['accuracy']:.1%}") in card.read_text(encoding="utf-8")  # fmt: skip
+
+    # The negation set of SNLI dev comes from the model's own training split: no accuracy.
+    seen = predict(model, sets["negation"], tmp_path / "dev_hyp.parquet")
+    assert main(["audit", "--set", str(sets["negation"]), "--model", str(model), "--predictions",
+                 str(seen), "-o", str(tmp_path / "seen.json"), *PARAMS]) == 0  # fmt: skip
+    record = json.loads((tmp_path / "seen.json").read_text(encoding="utf-8"))["hypothesis_only_model"]
+    assert record["accuracy"] is None
+    assert record["why_not"].startswith("9,842 of the set's 9,842 source examples are in the model's")
+    assert main(["audit", "--set", str(negation), "--model", str(model), "-o", str(out), *PARAMS]) == 2

@@ -45,6 +45,8 @@ STRESS_FILES = {
     "data/sets/stress/spelling_error/snli_dev",
     "data/sets/stress/negation/ocnli_dev",
 }
+# The stages after the canonical tables, in dvc.yaml.
+STAGES = ("baselines", "sets", "artifacts", "models", "report", "release")
 # dataset -> split -> (rows read, rows kept)
 EXPECTED_ROWS = {
     "snli": {"dev": (9842, 9842), "test": (9824, 9824)},
@@ -228,7 +230,12 @@ def test_repro_builds_the_sets_with_cards(built):
         for stem in stems
         for ext in (".parquet", ".manifest.json", ".card.md", ".audit.json")
     }
+    # SNLI sets also hold the predictions of SNLI's hypothesis-only model (the audit's
+    # second figure); OCNLI has no entry in artifacts.baselines, so no model.
+    expected |= {f"{stem}.hyp_only.parquet" for stem in stems if stem.endswith("/snli_dev")}
     assert built_files == expected
+    card = (project / "data/sets/stress/word_overlap/snli_dev.card.md").read_text()
+    assert "| hypothesis only, infersent_hyp trained on `data/canonical/snli/dev.parquet` |" in card
     assert (
         pq.read_metadata(project / "data/sets/stress/negation/ocnli_dev.parquet").num_rows == 2950
     )
@@ -241,7 +248,7 @@ def test_dvc_lock_pins_every_output_and_its_inputs(built):
     project, hashes = built
     lock = yaml.safe_load((project / "dvc.lock").read_text())
     assert sorted(lock["stages"]) == sorted(
-        [*(f"canonical@{n}" for n in SELECTION), "sets", "artifacts", "models", "release"]
+        [*(f"canonical@{n}" for n in SELECTION), *STAGES]
     )
     stress = lock["stages"]["sets"]
     assert {out["path"] for out in stress["outs"]} == {"data/sets", "data/augmented", "data/unli"}
@@ -265,8 +272,11 @@ def test_dvc_lock_pins_every_output_and_its_inputs(built):
         digest = lock["stages"][f"canonical@{name}"]["outs"][0]["md5"]
         entries = json.loads((cache / digest[:2] / digest[2:]).read_text())
         listed |= {f"data/canonical/{name}/{e['relpath']}" for e in entries}
-    for stage in ("sets", "artifacts", "models", "release"):
+    for stage in STAGES:
         for out in lock["stages"][stage]["outs"]:
+            if not out["md5"].endswith(".dir"):  # a single file
+                listed.add(out["path"])
+                continue
             entries = json.loads((cache / out["md5"][:2] / out["md5"][2:]).read_text())
             listed |= {f"{out['path']}/{e['relpath']}" for e in entries}
     assert listed == set(hashes)

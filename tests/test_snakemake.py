@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from nlistress.atomic import sha256_file
 
-from .support import copy_project, project_params, run_snakemake
+from .support import copy_project, run_snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -38,32 +38,41 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     assert counts["test_set"] == counts["set_card"] == counts["set_audit"] == 42
     assert counts["augment_set"] == 2  # negation twins and permuted copies of MNLI train
     assert counts["minitree_stat"] == 1 and counts["minitree_scores"] == 7  # English splits
+    assert counts["antonym_lexicon"] == 1  # the WordNet antonym list, read by both antonym sets
+    # Hypothesis-only baselines: one model per artifacts.baselines dataset (SNLI, MNLI, SciTail,
+    # SICK), run on its two evaluation splits and on each generated set of SNLI and MNLI
+    # (12 stress, 11 permuted, 4 swap sets).
+    assert counts["baseline_train"] == 4 and counts["baseline_predict"] == 8
+    assert counts["set_hypothesis_only"] == 27
+    assert counts["baselines"] == counts["report"] == 1
 
 
-def small_permutations(folder: Path) -> Path:
-    """An override keeping the run small: q = 3 and three permuted sets; one tiny model."""
-    params = project_params()
-    sets = {key: [] for key in params["permute"]["sets"]}
-    sets |= {"snli/dev": ["permute", "permute_hypothesis"], "mnli/dev_matched": ["permute_clump50"]}
-    override = {
-        "permute": {
-            "sets": sets,
-            "tests": {name: {"q": 3} for name in params["permute"]["tests"]},
-        },
-        "models": {
-            "runs": {name: [] for name in params["models"]["runs"]} | {"cbow": ["plain"]},
-            "training": {"epochs": 1, "embedding_dim": 16, "mlp_dim": 16},
-        },
-    }
-    path = folder / "small.yaml"
-    path.write_text(yaml.safe_dump(override), encoding="utf-8")
-    return path
+def _report_cells(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
 
 
-def test_shared_run_then_rerun_is_a_no_op(tmp_path):
-    override = copy_project(tmp_path)
-    small = small_permutations(tmp_path)
-    run_snakemake(tmp_path, "--cores", "2", "--configfile", str(override), str(small))
+# Every table file and figure the small profile writes (beyond sets, models and predictions).
+TABLE_FILES = [
+    *(f"results/unli/{name}" for name in (
+        "table2.md", "table2.csv", "table2.tex", "table7.md", "table7.csv", "table7.tex",
+        "omega_curve.png", "bleu_bins.png", "length_bins.png", "entropy.png", "minitree_bins.png",
+    )),
+    *(f"results/swap/{name}" for name in ("table1.md", "table1.csv", "table1.tex", "tests.tex")),
+    *(f"results/baselines/table{n}.{ext}" for n in (2, 3) for ext in ("md", "csv", "tex")),
+    "results/giveaway/snli_dev_test/coverage.png",
+    *(f"results/scores/{run}.md" for run in ("cbow/plain", "bilstm/plain", "bilstm/negation", "esim/plain")),
+    "results/REPORT.md", "results/report.csv",
+    *(f"results/tables/{name}.{ext}" for name in (
+        "naik2018/table3", "naik2018/table5", "sanchez2018/table1", "sinha2021/table2_A",
+        "sinha2021/table7_used_examples", "poliak2018/table2_hyp_only") for ext in ("md", "csv", "tex")),
+]  # fmt: skip
+
+
+def test_small_profile_runs_the_whole_dag_then_a_rerun_is_a_no_op(tmp_path):
+    """`snakemake --profile profiles/small`: every rule on the real files, every table, the report."""
+    copy_project(tmp_path)
+    run_snakemake(tmp_path, "--profile", "profiles/small", timeout=1500)
     canonical = tmp_path / "data" / "canonical"
     assert len(list(canonical.rglob("*.parquet"))) == 11
     expected = {
@@ -79,21 +88,42 @@ def test_shared_run_then_rerun_is_a_no_op(tmp_path):
         for split in index["splits"].values():
             assert sha256_file(canonical / dataset / split["file"]) == split["sha256"]
     assert (tmp_path / "logs" / "canonical" / "snli" / "dev.log").read_text().strip()
-
-    sets = sorted(
-        p.relative_to(tmp_path).as_posix() for p in (tmp_path / "data" / "sets").rglob("*.parquet")
-    )
-    assert "data/sets/permute/permute_clump50/mnli_dev_matched.parquet" in sets
-    assert (
-        len([s for s in sets if s.startswith("data/sets/stress/")]) == 18
-    )  # no AQuA train offline
     assert (tmp_path / "data/unli/minitree/permute/snli_dev.parquet").exists()
-    files = sorted(
-        p for p in (tmp_path / "data").rglob("*") if p.is_file() and "raw" not in p.parts
-    )
-    before = {p: (sha256_file(p), p.stat().st_mtime_ns) for p in files}
+    missing = [name for name in TABLE_FILES if not (tmp_path / name).is_file()]
+    assert not missing, missing
 
-    proc = run_snakemake(tmp_path, "--cores", "2", "--configfile", str(override), str(small))
+    # The report fills cells of all four papers with numbers of ours, and says why elsewhere.
+    cells = _report_cells(tmp_path / "results" / "report.csv")
+    filled = {(c["paper"], c["table"], c["row"], c["column"]) for c in cells if c["our_value"]}
+    assert {
+        ("naik2018", "table3", "BiLSTM", "Negation Mat"),
+        ("naik2018", "table5", "NEGATION", "BiLSTM Mis"),
+        ("sanchez2018", "table1", "1 I_A", "Whole sample ESIM"),
+        ("sinha2021", "table2_A", "BiLSTM", "SNLI dev"),
+        ("sinha2021", "table7_used_examples", "MNLI matched", "Used examples"),
+        ("poliak2018", "table2_hyp_only", "SNLI TEST", "Hyp-Only"),
+    } <= filled
+    assert all(c["source_or_reason"] for c in cells)
+    report = (tmp_path / "results" / "REPORT.md").read_text(encoding="utf-8")
+    assert "- IS: infersent.plain is not trained in this run (models.runs)" in report
+    assert "trained on 9,842 rows (train `data/canonical/snli/dev.parquet`" in report
+
+    # Table 2: the hypothesis-only model trained on SNLI dev beats the majority class on SNLI test.
+    table2 = {(r["dataset"], r["split"]): r for r in _report_cells(tmp_path / "results/baselines/table2.csv")}
+    assert float(table2["snli", "test"]["hyp_only"]) > float(table2["snli", "test"]["majority"]) + 5
+    # Set cards carry both hypothesis-only figures: the MNLI model (trained on dev-matched)
+    # on a dev-mismatched set; on a dev-matched set it says the model saw the source examples.
+    card = (tmp_path / "data/sets/stress/negation/mnli_dev_mismatched.card.md").read_text()
+    assert re.search(r"\| hypothesis only, infersent_hyp trained on `data/canonical/mnli/dev_matched.parquet` \| \d", card)
+    card = (tmp_path / "data/sets/stress/negation/mnli_dev_matched.card.md").read_text()
+    assert "source examples are in the model's training split" in card
+
+    files = sorted(
+        p for p in [*(tmp_path / "data").rglob("*"), *(tmp_path / "results").rglob("*")]
+        if p.is_file() and "raw" not in p.parts
+    )  # fmt: skip
+    before = {p: (sha256_file(p), p.stat().st_mtime_ns) for p in files}
+    proc = run_snakemake(tmp_path, "--profile", "profiles/small")
     assert "Nothing to be done" in proc.stdout + proc.stderr
     after = {p: (sha256_file(p), p.stat().st_mtime_ns) for p in files}
     assert after == before

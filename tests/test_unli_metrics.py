@@ -21,6 +21,7 @@ import pytest
 
 from nlistress.canonical import NLI_SCHEMA
 from nlistress.errors import ConfigError, DataError
+from nlistress.figures import FigureSize
 from nlistress.unli.metrics import (
     LABELS,
     MetricSettings,
@@ -472,17 +473,24 @@ def test_write_tables_deterministic(tmp_path):
         "another", set_path, tmp_path / "permuted.parquet", tmp_path / "original.jsonl",
         canonical, SETTINGS,
     )  # fmt: skip
-    first = write_tables([a, b], tmp_path / "one")
-    second = write_tables([b, a], tmp_path / "two")
+    figure = FigureSize(width=3.0, height=2.0, dpi=40)
+    first = write_tables([a, b], tmp_path / "one", figure=figure)
+    second = write_tables([b, a], tmp_path / "two", figure=figure)
     names = sorted(p.name for p in first)
     assert names == sorted(p.name for p in second)
+    figures = ("omega_curve", "bleu_bins", "length_bins", "entropy")
+    # A PNG for each figure with data (the toy predictions carry no probabilities: no entropy).
     assert names == sorted(
         [f"table2.{e}" for e in ("md", "csv", "tex")]
         + [f"table7.{e}" for e in ("md", "csv", "tex")]
-        + ["omega_curve.csv", "bleu_bins.csv", "length_bins.csv", "entropy.csv", "summary.json"]
+        + [f"{name}.csv" for name in figures]
+        + [f"{name}.png" for name in figures if len(pd.read_csv(tmp_path / "one" / f"{name}.csv"))]
+        + ["summary.json"]
     )
+    assert {"omega_curve.png", "bleu_bins.png"} <= set(names)
     for p in first:
         assert p.read_bytes() == (tmp_path / "two" / p.name).read_bytes(), p.name
+    assert (tmp_path / "one" / "omega_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     table2 = (tmp_path / "one" / "table2.csv").read_text(encoding="utf-8").splitlines()
     assert table2[0] == (
         "model,variant,dataset,split,n_used,A,omega_max,omega_rand,P_c,P_f,flips,flip_share,A_all"

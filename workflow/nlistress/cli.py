@@ -36,6 +36,7 @@ from .config import (
 from .download import fetch
 from .errors import ConfigError, NlistressError
 from .models import commands as models_commands
+from .report import commands as report_commands
 from .swap import commands as swap_commands
 from .swapstats import commands as swapstats_commands
 
@@ -48,6 +49,7 @@ _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
     swap_commands.register,
     swapstats_commands.register,
     models_commands.register,
+    report_commands.register,
 ]
 
 
@@ -186,10 +188,13 @@ UNLI_RUN_KEYS = ("model", "set", "predictions", "original_predictions", "canonic
 
 
 def cmd_unli_metrics(args: argparse.Namespace) -> None:
+    from .figures import FigureSize
     from .unli.metrics import MetricSettings, compute_metrics, write_tables
 
     params = params_from_args(args)
-    settings = MetricSettings.from_mapping((params.get("permute") or {}).get("metrics"))
+    section = (params.get("permute") or {}).get("metrics")
+    settings = MetricSettings.from_mapping(section)
+    figure = FigureSize.from_mapping((section or {}).get("figure"), "permute.metrics.figure")
     runs = runs_from_args(args, UNLI_RUN_KEYS)
     if runs is None:
         runs = [{
@@ -207,7 +212,7 @@ def cmd_unli_metrics(args: argparse.Namespace) -> None:
             str(run["model"]), run["set"], run["predictions"], run["original_predictions"],
             run["canonical"], settings, minitree_path=run.get("minitree"),
         ))  # fmt: skip
-    for path in write_tables(results, args.output):
+    for path in write_tables(results, args.output, figure=figure):
         log.info("wrote %s", path)
 
 
@@ -396,8 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="From a model's predictions on a permuted set and on the original examples, "
         "compute A, Ω_max, Ω_rand, the Ω_x curve, P^c, P^f, flips, entropy on accepted "
         "permutations, acceptance by BLEU and by length (and by POS mini-tree overlap with "
-        "--minitree), and write Tables 2/3 and 7 (Markdown, CSV, LaTeX) and the figure data to "
-        "OUT. Prediction files: Parquet or JSON lines with `uid` and `prediction`, optionally "
+        "--minitree), and write Tables 2/3 and 7 (Markdown, CSV, LaTeX) and the figures (data as "
+        "CSV, PNG drawn at permute.metrics.figure) to OUT. Prediction files: Parquet or JSON lines with `uid` and `prediction`, optionally "
         "`prob_entailment`, `prob_neutral`, `prob_contradiction` or `entropy`.",
     )
     p.add_argument("--model", help="model name for the tables")

@@ -1,9 +1,10 @@
 """Artifact audit of one generated set: how far its labels can be guessed from the hypothesis.
 
 For each set: the majority-class accuracy within the set, a hypothesis-only
-accuracy from the cross-validated bag-of-words proxy (``bow.py``; the
-registry's hypothesis-only model is added by the model rules when trained),
-and the strongest give-away words per label within the set's hypotheses.
+accuracy from the cross-validated bag-of-words proxy (``bow.py``), the
+accuracy of the registry's hypothesis-only model trained on the dataset's
+training split where one is configured (``model_audit.py``), and the
+strongest give-away words per label within the set's hypotheses.
 
 What is audited: labelled rows only (rows awaiting annotation are counted
 and left out), and one row per example and hypothesis *bag of characters*.
@@ -142,6 +143,7 @@ def audit_set(set_path: str | Path, params: Mapping[str, Any]) -> dict[str, Any]
     covered = own >= settings.top_min_p - 1e-12
     return {
         "set": set_path.name,
+        "dataset": dataset,
         "sha256": sha256_file(set_path),
         "rows": counts.as_dict(),
         "labels": {label: int(per_label[j]) for j, label in enumerate(labels) if per_label[j]},
@@ -191,8 +193,21 @@ def _unlabelled_record(
     }
 
 
-def write_audit(set_path: str | Path, output: str | Path, params: Mapping[str, Any]) -> dict[str, Any]:
-    """Audit ``set_path`` and write the record to ``output`` (JSON)."""
+def write_audit(
+    set_path: str | Path, output: str | Path, params: Mapping[str, Any],
+    model: tuple[Path, Path] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Audit ``set_path`` and write the record to ``output`` (JSON).
+
+    ``model`` is the registry's hypothesis-only model folder and its
+    predictions on the set; without it the record says no model was given.
+    """
     record = audit_set(set_path, params)
+    record["hypothesis_only_model"] = None
+    if model is not None:
+        from ..unli.metrics import prob_tolerance
+        from .model_audit import model_audit
+
+        record["hypothesis_only_model"] = model_audit(set_path, *model, prob_tolerance(params))
     write_json_atomic(output, record)
     return record

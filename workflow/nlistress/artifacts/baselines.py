@@ -29,6 +29,7 @@ import pyarrow as pa
 from ..atomic import sha256_file, write_json_atomic, write_text_atomic
 from ..errors import DataError
 from ..parquet_io import write_parquet
+from ..tables import latex_table, markdown_table, tex_escape
 from ..unli.metrics import read_predictions
 from .bow import NaiveBayes, presence_matrix
 from .labelled import read_columns, read_labelled
@@ -58,6 +59,26 @@ def majority_of(train: str | Path) -> tuple[str, tuple[str, ...], dict[str, int]
     }
 
 
+def predicted_codes(
+    predictions: Path, uids: Sequence[str], labels: Sequence[str], prob_tolerance: float,
+    of: Path,
+) -> np.ndarray:  # fmt: skip
+    """The predicted label (index into ``labels``) of each uid; every uid must have one.
+
+    ``of`` names the table the uids come from, for the error.
+    """
+    preds = read_predictions(predictions, labels, prob_tolerance)
+    position = preds.uids.get_indexer(uids)
+    if (position < 0).any():
+        missing = [u for u, p in zip(uids, position, strict=True) if p < 0]
+        raise DataError(
+            predictions,
+            f"no prediction for {len(missing)} of {len(uids)} rows of {of}, "
+            f"e.g. {', '.join(missing[:_SHOW])}",
+        )
+    return preds.label_codes[position].astype(np.int64)
+
+
 def _relative(delta: float, base: float) -> float | None:
     return round(100 * delta / base, 2) if base else None
 
@@ -70,18 +91,9 @@ def score_split(
     unknown = [label for label in data.labels if label not in labels]
     if unknown:
         raise DataError(split.table, f"labels {unknown} are not in the training split's {list(labels)}")
-    preds = read_predictions(split.predictions, labels, prob_tolerance)
-    uids = data.table["uid"].to_pylist()
-    position = preds.uids.get_indexer(uids)
-    if (position < 0).any():
-        missing = [u for u, p in zip(uids, position, strict=True) if p < 0]
-        raise DataError(
-            split.predictions,
-            f"no prediction for {len(missing)} of {len(uids)} rows of {split.table}, "
-            f"e.g. {', '.join(missing[:_SHOW])}",
-        )
+    predicted = predicted_codes(split.predictions, data.table["uid"].to_pylist(), labels,
+                                prob_tolerance, split.table)  # fmt: skip
     gold = np.asarray([labels.index(label) for label in data.labels])[data.codes]
-    predicted = preds.label_codes[position].astype(np.int64)
     majority_code = list(labels).index(majority)
     hyp = float((predicted == gold).mean())
     maj = float((gold == majority_code).mean())
@@ -114,56 +126,62 @@ def _csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
-def _signed(value: float | None) -> str:
-    return "-" if value is None else f"{value:+.2f}"
+def _signed(value: float | None) -> str | None:
+    return None if value is None else f"{value:+.2f}"
 
 
-def table2_markdown(results: Sequence[Mapping[str, Any]]) -> str:
+def _figures(r: Mapping[str, Any] | None) -> list[Any]:
+    """Hyp-Only, MAJ, Δ and % of one result as printed (None where there is no result)."""
+    if r is None:
+        return [None] * 4
+    return [f"{r['hyp_only']:.2f}", f"{r['majority']:.2f}", _signed(r["delta"]), _signed(r["relative"])]
+
+
+def table2_layout(results: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[Any]]]:
     """Table 2's layout: one row per dataset, Hyp-Only / MAJ / Δ / % per split."""
     splits = list(dict.fromkeys(r["split"] for r in results))
     datasets = list(dict.fromkeys(r["dataset"] for r in results))
     by_key = {(r["dataset"], r["split"]): r for r in results}
-    head = "| Dataset | " + " | ".join(f"{s} Hyp-Only | {s} MAJ | {s} Δ | {s} %" for s in splits) + " |"
-    rule = "|---|" + "---|---|---|---|" * len(splits)
-    lines = [head, rule]
-    for dataset in datasets:
-        cells = []
-        for split in splits:
-            r = by_key.get((dataset, split))
-            cells += (
-                [f"{r['hyp_only']:.2f}", f"{r['majority']:.2f}", _signed(r["delta"]), _signed(r["relative"])]
-                if r else ["-"] * 4
-            )  # fmt: skip
-        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    header = ["Dataset", *(f"{s} {c}" for s in splits for c in ("Hyp-Only", "MAJ", "Δ", "%"))]
+    rows = [[d, *(v for s in splits for v in _figures(by_key.get((d, s))))] for d in datasets]
+    return header, rows
 
 
-def table3_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
+def table3_layout(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[Any]]]:
     """Table 3's layout: per dataset split and gold label, Hyp-Only / MAJ (class share) / Δ / %."""
-    lines = ["| Dataset | Split | label | rows | Hyp-Only | MAJ | Δ | % |", "|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(
-            f"| {r['dataset']} | {r['split']} | {r['label']} | {r['rows']:,} | {r['hyp_only']:.2f} "
-            f"| {r['majority']:.2f} | {_signed(r['delta'])} | {_signed(r['relative'])} |"
-        )
-    return "\n".join(lines) + "\n"
+    header = ["Dataset", "Split", "label", "rows", "Hyp-Only", "MAJ", "Δ", "%"]
+    return header, [[r["dataset"], r["split"], r["label"], r["rows"], *_figures(r)] for r in rows]
 
 
-def write_baselines(results: Sequence[Mapping[str, Any]], output: str | Path) -> list[Path]:
-    """Tables 2 and 3 as Markdown and CSV, plus every figure as JSON, into folder ``output``."""
+def write_baselines(
+    results: Sequence[Mapping[str, Any]], output: str | Path, predictor: str
+) -> list[Path]:
+    """Tables 2 and 3 as Markdown, CSV and LaTeX, plus every figure as JSON, into folder ``output``.
+
+    ``predictor`` names what made the hypothesis-only predictions (the model,
+    or the bag-of-words proxy); the Markdown tables say it under the table.
+    """
     output = Path(output)
     per_label = [row for r in results for row in r["per_label"]]
-    files = {
-        "table2.md": table2_markdown(results),
+    caption = (
+        f"\nHyp-Only: {predictor}, trained on each dataset's training split; MAJ: the training "
+        "split's majority label (Table 3: the label's share of the split); Δ: Hyp-Only minus MAJ in "
+        "points; %: Δ relative to MAJ.\n"
+    )
+    files: dict[str, str] = {
         "table2.csv": _csv(results, ["dataset", "split", "rows", "majority_label", "hyp_only",
                                      "majority", "delta", "relative"]),
-        "table3.md": table3_markdown(per_label),
         "table3.csv": _csv(per_label, ["dataset", "split", "label", "rows", "hyp_only",
                                        "majority", "delta", "relative"]),
     }  # fmt: skip
+    for stem, (header, rows), n_text in (
+        ("table2", table2_layout(results), 1), ("table3", table3_layout(per_label), 3),
+    ):  # fmt: skip
+        files[f"{stem}.md"] = markdown_table(header, rows, 2).replace("| n/a ", "| - ") + caption
+        files[f"{stem}.tex"] = latex_table([tex_escape(h) for h in header], rows, n_text, 2)
     for name, text in files.items():
         write_text_atomic(output / name, text)
-    write_json_atomic(output / "baselines.json", {"results": list(results)})
+    write_json_atomic(output / "baselines.json", {"predictor": predictor, "results": list(results)})
     return [output / name for name in [*files, "baselines.json"]]
 
 

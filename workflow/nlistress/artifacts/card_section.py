@@ -6,26 +6,51 @@ from collections.abc import Mapping
 from typing import Any
 
 
+def _gains(audit: Mapping[str, Any]) -> list[tuple[str, float]]:
+    """(method, points above the majority class) of each hypothesis-only figure measured."""
+    figures = [("bag-of-words proxy", audit["hypothesis_only"])]
+    if audit.get("hypothesis_only_model"):
+        figures.append((audit["hypothesis_only_model"]["model"], audit["hypothesis_only_model"]))
+    return [(name, f["gain_over_majority_pp"]) for name, f in figures if f.get("accuracy") is not None]
+
+
 def _verdict(audit: Mapping[str, Any]) -> str:
-    hyp = audit["hypothesis_only"]
     if len(audit["labels"]) < 2:
         return (
             "Every audited row has the same label (by construction), so a hypothesis-only "
             "accuracy says nothing here; the give-away words below show what the hypotheses share."
         )
-    if hyp.get("accuracy") is None:
-        return f"No hypothesis-only accuracy: {hyp.get('why_not', 'too few rows')}."
-    gain = hyp["gain_over_majority_pp"]
+    gains = _gains(audit)
+    if not gains:
+        return f"No hypothesis-only accuracy: {audit['hypothesis_only'].get('why_not', 'too few rows')}."
+    name, gain = max(gains, key=lambda g: g[1])
     if gain > audit["warn_margin_pp"]:
         return (
-            f"**Warning:** the hypothesis alone predicts the label {gain:.1f} points above the "
-            "majority class. Part of what this set measures is an annotation artifact, not "
-            "inference: report a hypothesis-only baseline next to any model's score on it."
+            f"**Warning:** the hypothesis alone ({name}) predicts the label {gain:.1f} points "
+            "above the majority class. Part of what this set measures is an annotation "
+            "artifact, not inference: report a hypothesis-only baseline next to any model's "
+            "score on it."
         )
+    shown = ", ".join(f"{n} {g:+.1f}" for n, g in gains)
     return (
         f"The hypothesis alone does not beat the majority class by more than "
-        f"{audit['warn_margin_pp']:g} points ({gain:+.1f})."
+        f"{audit['warn_margin_pp']:g} points ({shown})."
     )
+
+
+def _model_row(audit: Mapping[str, Any]) -> str:
+    """The table row of the registry's hypothesis-only model: its accuracy, or why there is none."""
+    model = audit.get("hypothesis_only_model")
+    if model is None:
+        return (
+            f"| hypothesis only, trained model | not measured: no hypothesis-only model is trained "
+            f"for {audit.get('dataset', 'this dataset')} (artifacts.hypothesis_only_model, "
+            "artifacts.baselines) |"
+        )
+    what = f"hypothesis only, {model['model']} trained on `{model['train']}`"
+    if model.get("accuracy") is None:
+        return f"| {what} | not measured: {model['why_not']} |"
+    return f"| {what} | {model['accuracy']:.1%} (majority of those rows {model['majority']['accuracy']:.1%}) |"
 
 
 def audit_section(audit: Mapping[str, Any]) -> str:
@@ -45,11 +70,12 @@ def audit_section(audit: Mapping[str, Any]) -> str:
         "|---|---|",
         f"| majority class ({audit['majority']['label']}) | {audit['majority']['accuracy']:.1%} |",
         f"| hypothesis only, bag-of-words proxy | {accuracy} |",
+        _model_row(audit),
         "",
         _verdict(audit),
         "",
-        f"Hypothesis-only method: {hyp['method']}. The registry's hypothesis-only model "
-        "result is added where that model has been trained.",
+        f"Bag-of-words proxy: {hyp['method']}. The trained model reads every labelled row "
+        "(all word orders of a permuted example), the proxy one row per example.",
         "",
         f"Strongest give-away words per label (p(l|w) >= {words['top_min_p']:g}, seen in >= "
         f"{words['min_frequency']} hypotheses, by frequency; share of the label's hypotheses "

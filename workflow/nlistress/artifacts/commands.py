@@ -45,15 +45,24 @@ def cmd_giveaway(args: argparse.Namespace) -> None:
 def cmd_audit(args: argparse.Namespace) -> None:
     from .audit import write_audit
 
-    record = write_audit(args.set, args.output, params_from_args(args))
-    hyp = record["hypothesis_only"].get("accuracy")
+    if (args.model is None) != (args.predictions is None):
+        raise ConfigError("give --model and --predictions together (the model's predictions on --set)")
+    model = None if args.model is None else (args.model, args.predictions)
+    record = write_audit(args.set, args.output, params_from_args(args), model)
     if record["majority"] is None:
         log.info("%s: %s -> %s", args.set, record["hypothesis_only"]["why_not"], args.output)
         return
+
+    def shown(result: dict[str, Any] | None) -> str:
+        if result is None:
+            return "not given"
+        accuracy = result.get("accuracy")
+        return result["why_not"] if accuracy is None else f"{100 * accuracy:.1f}%"
+
     log.info(
-        "%s: %d rows audited, majority %.1f%%, hypothesis-only (BoW) %s -> %s",
+        "%s: %d rows audited, majority %.1f%%, hypothesis-only: bag-of-words %s, model %s -> %s",
         args.set, record["rows"]["kept"], 100 * record["majority"]["accuracy"],
-        "n/a" if hyp is None else f"{100 * hyp:.1f}%", args.output,
+        shown(record["hypothesis_only"]), shown(record["hypothesis_only_model"]), args.output,
     )  # fmt: skip
 
 
@@ -72,7 +81,11 @@ def _runs(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def _runs_from_params(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Runs of ``artifacts.baselines``: canonical tables and ``<dataset>_<split>.parquet`` predictions."""
+    """Runs of ``artifacts.baselines``: canonical tables and the predictions of each dataset's predictor.
+
+    The predictor of dataset D (trained on D's training split) wrote its
+    predictions on evaluation split S/split to ``<predictions-dir>/D/S_split.parquet``.
+    """
     if not (args.canonical_dir and args.predictions_dir):
         raise ConfigError(
             "give --dataset/--train/--split, --runs, or --canonical-dir and --predictions-dir "
@@ -90,7 +103,7 @@ def _runs_from_params(args: argparse.Namespace) -> list[dict[str, Any]]:
             name = split if source_dataset == dataset else f"{source_dataset}_{split}"
             splits[name] = {
                 "table": args.canonical_dir / f"{source}.parquet",
-                "predictions": args.predictions_dir / f"{source_dataset}_{split}.parquet",
+                "predictions": args.predictions_dir / dataset / f"{source_dataset}_{split}.parquet",
             }
         if splits:
             runs.append({
@@ -103,10 +116,11 @@ def _runs_from_params(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def cmd_baselines(args: argparse.Namespace) -> None:
+    from ..unli.metrics import prob_tolerance
     from .baselines import SplitInput, majority_of, score_split, write_baselines
 
     params = params_from_args(args)
-    tolerance = float(((params.get("permute") or {}).get("metrics") or {}).get("prob_tolerance", 1e-3))
+    tolerance = prob_tolerance(params)
     results = []
     for i, run in enumerate(_runs(args)):
         missing = [k for k in ("dataset", "train", "splits") if not run.get(k)]
@@ -117,8 +131,9 @@ def cmd_baselines(args: argparse.Namespace) -> None:
             if not isinstance(entry, dict) or not entry.get("table") or not entry.get("predictions"):
                 raise ConfigError(f"run {i + 1}, split {name}: needs table and predictions")
             split = SplitInput(str(name), Path(entry["table"]), Path(entry["predictions"]))
-            results.append(score_split(str(run["dataset"]), split, majority, labels, tolerance))
-    for path in write_baselines(results, args.output):
+            result = score_split(str(run["dataset"]), split, majority, labels, tolerance)
+            results.append({**result, "train": str(run["train"])})
+    for path in write_baselines(results, args.output, args.predictor):
         log.info("wrote %s", path)
 
 
@@ -154,15 +169,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "audit",
-        help="artifact audit of a generated set: majority, hypothesis-only (BoW), give-away words",
+        help="artifact audit of a generated set: majority, hypothesis-only accuracy, give-away words",
         description="Audit SET: majority-class accuracy within the set, the accuracy of a "
         "cross-validated bag-of-words naive Bayes on the hypotheses alone (a cheap proxy for a "
-        "hypothesis-only model) and the strongest give-away words per label. Unlabelled rows and "
+        "hypothesis-only model), with --model/--predictions the accuracy of a trained "
+        "hypothesis-only model, and the strongest give-away words per label. Unlabelled rows and "
         "word reorderings of one example (permuted sets) are counted and left out. Writes JSON "
         "that `nlistress card --audit` shows.",
     )
     p.add_argument("--set", type=Path, required=True, help="the set's .parquet")
     p.add_argument("-o", "--output", type=Path, required=True, help="audit .json to write")
+    p.add_argument("--model", type=Path,
+                   help="a hypothesis-only model folder (nlistress train) to add its accuracy")  # fmt: skip
+    p.add_argument("--predictions", type=Path, help="that model's predictions on SET (nlistress predict)")
     add_params_options(p)
     p.set_defaults(func=cmd_audit)
 
@@ -189,7 +208,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument(
         "--predictions-dir", type=Path,
-        help="hypothesis-only predictions at DIR/<dataset>_<split>.parquet (with --canonical-dir)",
+        help="with --canonical-dir: the predictions of the model trained for dataset D on its "
+        "evaluation split S/SPLIT at DIR/D/S_SPLIT.parquet",
+    )  # fmt: skip
+    p.add_argument(
+        "--predictor", default="hypothesis-only model",
+        help="what made the predictions, for the tables (e.g. infersent_hyp)",
     )  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="output folder")
     add_params_options(p)

@@ -1,9 +1,4 @@
-"""Figure 6 as a PNG: hypotheses per label covered by a give-away word, by threshold.
-
-Drawn with matplotlib's object API on the Agg canvas (no pyplot state, no
-display needed), at a fixed size and dpi and without the "Software" metadata
-chunk, so the same data and library versions give the same bytes.
-"""
+"""Figure 6 as a PNG: hypotheses per label covered by a give-away word, by threshold."""
 
 from __future__ import annotations
 
@@ -11,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_path
+from ..figures import FigureSize, new_figure, save_png
 from .settings import ArtifactSettings
 
 
@@ -20,12 +15,8 @@ def plot_coverage(
     settings: ArtifactSettings, title: str,
 ) -> None:  # fmt: skip
     """One line per label: share of its hypotheses covered at each threshold (paper's definition)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=settings.figure_size, dpi=settings.figure_dpi)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    size = FigureSize(*settings.figure_size, settings.figure_dpi)
+    figure, (axes,) = new_figure(size)
     for label in labels:
         mine = [r for r in rows if r["label"] == label]
         axes.plot(
@@ -39,6 +30,4 @@ def plot_coverage(
     axes.set_title(f"Give-away coverage: {title}")
     axes.grid(alpha=0.3)
     axes.legend(loc="lower left")
-    figure.tight_layout()
-    with atomic_path(output) as tmp:
-        figure.savefig(tmp, format="png", dpi=settings.figure_dpi, metadata={"Software": None})
+    save_png(figure, output, size)

@@ -107,3 +107,19 @@ class ArtifactSettings:
             "top_min_p": self.top_min_p,
             "top_k": self.top_k,
         }
+
+
+def hypothesis_only_model(params: Mapping[str, Any]) -> str | None:
+    """``artifacts.hypothesis_only_model``, checked to name a hypothesis-only zoo entry (or null)."""
+    name = (params.get("artifacts") or {}).get("hypothesis_only_model")
+    if name is None:
+        return None
+    from ..models.settings import model_spec
+
+    if not model_spec(params, str(name)).hypothesis_only:
+        raise ConfigError(
+            f"artifacts.hypothesis_only_model: models.zoo.{name} reads the premise; name an "
+            "entry with hypothesis_only: true (e.g. infersent_hyp), or null for the "
+            "bag-of-words proxy"
+        )
+    return str(name)

@@ -47,6 +47,7 @@ import pyarrow.parquet as pq
 
 from ..atomic import write_json_atomic, write_text_atomic
 from ..errors import ConfigError, DataError
+from ..figures import FigureSize
 from ..readers import iter_json_lines
 from ..tables import csv_table, latex_table, markdown_table, tex_escape
 
@@ -152,6 +153,14 @@ class MetricSettings:
             minitree_edges=_edges(section["minitree_edges"], f"{where}.minitree_edges"),
             prob_tolerance=tolerance,
         )
+
+
+def prob_tolerance(params: Mapping[str, Any]) -> float:
+    """``permute.metrics.prob_tolerance``: how far a prediction row's probabilities may sum from 1.
+
+    Every reader of prediction files (metrics, scores, baselines, audits) uses this one value.
+    """
+    return float(((params.get("permute") or {}).get("metrics") or {}).get("prob_tolerance", 1e-3))
 
 
 # ---------------------------------------------------------------------------
@@ -776,8 +785,9 @@ def _json_safe(value: Any) -> Any:
 
 
 def write_tables(
-    results: Sequence[UnliResult], out_dir: str | Path, csv_digits: int = 6, display_digits: int = 3
-) -> list[Path]:
+    results: Sequence[UnliResult], out_dir: str | Path, csv_digits: int = 6,
+    display_digits: int = 3, figure: FigureSize | None = None,
+) -> list[Path]:  # fmt: skip
     """Write the paper's tables and figure data for ``results``; return the paths written.
 
     ``table2.{md,csv,tex}`` (Tables 2/3: one row per model x variant x eval
@@ -785,7 +795,8 @@ def write_tables(
     ``omega_curve.csv`` (Figure 8), ``bleu_bins.csv`` (Figures 3/10),
     ``length_bins.csv`` (Figure 6), ``entropy.csv`` (Figure 2),
     ``minitree_bins.csv`` (Figure 4, when any result has it) and
-    ``summary.json`` (every summary). Rows are sorted and floats printed with
+    ``summary.json`` (every summary); with ``figure``, each figure's data
+    also as a PNG (``unli.figures``). Rows are sorted and floats printed with
     fixed digits, so equal results give equal bytes.
     """
     out_dir = Path(out_dir)
@@ -813,17 +824,19 @@ def write_tables(
     table7 = [(*key, *counts[:2]) for key, counts in sorted(sets.items())]
     written += _write_three(out_dir, "table7", TABLE7, KEYS[1:], table7, csv_digits, display_digits)
 
-    for attr, name in (
-        ("omega_curve", "omega_curve.csv"), ("bleu_bins", "bleu_bins.csv"),
-        ("length_bins", "length_bins.csv"), ("entropy", "entropy.csv"),
-        ("minitree_bins", "minitree_bins.csv"),
-    ):  # fmt: skip
+    frames: dict[str, pd.DataFrame] = {}
+    for attr in ("omega_curve", "bleu_bins", "length_bins", "entropy", "minitree_bins"):
         if attr == "minitree_bins" and all(r.minitree_bins is None for r in results):
             continue
         header, rows = _long(results, attr)
-        path = out_dir / name
+        path = out_dir / f"{attr}.csv"
         write_text_atomic(path, csv_table(header, rows, csv_digits))
         written.append(path)
+        frames[attr] = pd.DataFrame(rows, columns=header)
+    if figure is not None:
+        from .figures import write_figures
+
+        written += write_figures(frames, out_dir, figure)
 
     summary = {"results": [_json_safe(r.summary) for r in ordered]}
     path = out_dir / "summary.json"
