@@ -50,7 +50,7 @@ def set_model_inputs(w):
 rule giveaway:
     """p(l|w), top words per label (Figure 13) and coverage curve (Figure 6) of one analysis."""
     input:
-        lambda w: [f"data/canonical/{s}.parquet" for s in GIVEAWAY[w.analysis]],
+        lambda w: [canonical_path(s) for s in GIVEAWAY[w.analysis]],
     output:
         [f"results/giveaway/{{analysis}}/{name}" for name in GIVEAWAY_FILES],
     wildcard_constraints:
