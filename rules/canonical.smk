@@ -12,15 +12,16 @@ def canonical_source(w):
 
 
 def prepare_args(w):
-    """`nlistress prepare` options naming where the split's rows come from."""
+    """`nlistress prepare` options naming where the split's rows come from (a list: each
+    word is shell-quoted by `{params.source:q}`)."""
     source = dataset_spec(w.dataset).split(w.split).source
     if source.kind == "url":
         member = f"data/raw/{source.download}/{source.member}"
         manifest = f"data/raw/{source.download}.manifest.json"
-        return f"--source {member!r} --download-manifest {manifest!r}"
+        return ["--source", member, "--download-manifest", manifest]
     if source.kind == "local":
-        return f"--source {source.path!r}"
-    return ""
+        return ["--source", str(source.path)]
+    return []
 
 
 rule canonical:
@@ -39,7 +40,7 @@ rule canonical:
     log:
         "logs/canonical/{dataset}/{split}.log",
     shell:
-        "nlistress prepare {wildcards.dataset:q} {wildcards.split:q} {params.source}"
+        "nlistress prepare {wildcards.dataset:q} {wildcards.split:q} {params.source:q}"
         " -o {output.table:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 

@@ -1,10 +1,14 @@
 """Helpers shared by the rule files: registry look-ups and config hand-off."""
 
+import glob
 import json
-import os
 import re
 
-from nlistress.config import DatasetSpec, canonical_targets, test_targets
+from nlistress.config import EXTENDS, DatasetSpec, canonical_targets, test_targets
+
+# A profile's `extends` names its base for `nlistress --params`; here --configfile is
+# always merged over params.yaml, so the key has nothing left to say.
+config.pop(EXTENDS, None)
 
 # (dataset, split) pairs the default target builds; validates the registry up front.
 CANONICAL = canonical_targets(config)

@@ -6,7 +6,8 @@ One family per params section, each with its own `sets` (split -> tests), `augme
 FAMILIES = ("stress", "permute", "swap")
 SETS = {family: test_targets(config, family, "sets") for family in FAMILIES}
 AUGMENT = [t for family in FAMILIES for t in test_targets(config, family, "augment")]
-NEEDS_RESOURCES = ("antonymy", "numerical", "swap_pairs")  # generators that load spaCy / WordNet
+# generators that load spaCy / WordNet
+NEEDS_RESOURCES = ("antonymy", "numerical", "swap_pairs", "spelling_error", "antonymy_authors", "numerical_authors")
 
 
 def family_of(test):
@@ -108,9 +109,17 @@ rule augment_set:
 
 
 def review_summary(w):
-    """Human-review summary of a set, when people have reviewed it (reviews/ is in git)."""
-    path = f"reviews/{w.family}/{w.test}/{w.dataset}_{w.split}.json"
-    return {"review": path} if os.path.exists(path) else {}
+    """The human-review summary that covers this set, if any (reviews/ is in git).
+
+    A summary may cover several sets (the numerical test's AQuA-RAT dev and
+    test are judged together); it lists each set file it judged under `sets`.
+    """
+    name = f"{w.dataset}_{w.split}.parquet"
+    for path in sorted(glob.glob(f"reviews/{w.family}/{w.test}/*.json")):
+        with open(path, encoding="utf-8") as handle:
+            if any(s.get("set") == name for s in json.load(handle).get("sets", [])):
+                return {"review": path}
+    return {}
 
 
 rule set_card:
@@ -124,11 +133,11 @@ rule set_card:
         "data/sets/{family}/{test}/{dataset}_{split}.card.md",
     params:
         config=set_config,
-        review=lambda w, input: f"--review {input.review!r}" if "review" in input.keys() else "",
+        review=lambda w, input: ["--review", input.review] if "review" in input.keys() else [],
     log:
         "logs/sets/{family}/{test}/{dataset}_{split}.card.log",
     shell:
-        "nlistress card {input.table:q} -o {output:q} {params.review} --audit {input.audit:q}"
+        "nlistress card {input.table:q} -o {output:q} {params.review:q} --audit {input.audit:q}"
         " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 

@@ -4,7 +4,8 @@ The set is built once per module from ../shared/data/mnli with the real spaCy
 model and WordNet (tests/shared.yaml); every pair is re-checked against
 WordNet, and premise and hypothesis must differ exactly at the recorded edit.
 Hand-written sentences cover only edge cases (capitalisation, inflection,
-articles) that the real data cannot pin down.
+articles) that the real data cannot pin down; they run with the precision
+filters off, which tests/test_precision.py covers on real rows.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from nlistress.manifest import RowCounts
 from nlistress.perturb.antonymy import (
     DROP_DUPLICATE,
     DROP_NO_ANTONYM,
+    FILTERS,
     Antonymy,
     _inflect,
-    _match_case,
+    _negative_prefix,
 )
 from nlistress.perturb.base import SET_SCHEMA, Context, SetRow, rows_to_table
+from nlistress.perturb.wording import match_case
 from nlistress.readers import open_source
 from nlistress.resources import wordnet
 
@@ -91,8 +94,8 @@ def test_count_on_mnli_dev_matched(matched):
         f"\nantonymy on MNLI dev-matched: {len(rows):,} pairs from {table.num_rows:,} rows "
         f"({counts.as_dict()}); the paper reports 1,561"
     )
-    # 4,925 with the default settings and seed; well above the paper's 1,561 (see card_notes).
-    assert 1_500 <= len(rows) <= 8_000
+    # 1,002 with the default settings and seed: the precision filters keep at least 1,000.
+    assert 1_000 <= len(rows) <= 1_500
     assert rows_to_table(rows).schema == SET_SCHEMA
 
 
@@ -105,9 +108,13 @@ def test_accounting_is_in_sentences(matched):
     assert counts.input == 2 * table.num_rows
     counts.check()  # input == kept + dropped
     assert counts.dropped[DROP_DUPLICATE] == counts.input - distinct
-    assert set(counts.dropped) == {DROP_DUPLICATE, DROP_NO_ANTONYM}
-    # max_per_sentence is 1: one pair per kept sentence.
-    assert counts.kept == len(rows) == len({(r.source_uid, r.params["side"]) for r in rows})
+    # Every other drop is a sentence with no candidate word, or a named precision filter.
+    filters = {f"filter: {name}" for name in FILTERS}
+    assert set(counts.dropped) - {DROP_DUPLICATE, DROP_NO_ANTONYM} <= filters
+    assert {"filter: negation", "filter: modal", "filter: question"} <= set(counts.dropped)
+    # Each kept sentence gives one pair per replaced word (max_per_sentence words at most).
+    assert counts.kept == len({(r.source_uid, r.params["side"]) for r in rows})
+    assert counts.kept <= len(rows) <= 3 * counts.kept
 
 
 def test_every_pair_is_a_wordnet_antonym_pair(params, matched):
@@ -116,10 +123,14 @@ def test_every_pair_is_a_wordnet_antonym_pair(params, matched):
     for row in rows:
         p = row.params
         synset = wn.synset(p["synset"])
-        assert synset.pos() == {"ADJ": "a", "NOUN": "n"}[p["pos"]], p
+        assert synset.pos() in {"ADJ": "as", "ADV": "r"}[p["pos"]], p
         (lemma,) = [lem for lem in synset.lemmas() if lem.name() == p["lemma"]]
         antonyms = {(a.name(), a.synset().name()) for a in lemma.antonyms()}
-        assert (p["antonym_lemma"], p["antonym_synset"]) in antonyms, p
+        # A WordNet antonym link, or the word's negative-prefix twin ("comfortable" /
+        # "uncomfortable") where WordNet has both words but no link (prefix_antonyms).
+        assert (p["antonym_lemma"], p["antonym_synset"]) in antonyms or _negative_prefix(
+            p["antonym_lemma"], p["lemma"]
+        ) or _negative_prefix(p["lemma"], p["antonym_lemma"]), p
         base = p["antonym_lemma"].replace("_", " ")
         if p["word"].lower() == p["lemma"].lower().replace("_", " "):
             assert p["replacement"].lower() == base.lower(), p
@@ -158,7 +169,8 @@ def test_labels_and_provenance(matched):
         assert json.loads(row.as_record()["perturbation_params"]) == p
     sides = Counter(r.params["side"] for r in rows)
     assert sides["premise"] > 0 and sides["hypothesis"] > 0
-    assert Counter(r.params["pos"] for r in rows).keys() == {"ADJ", "NOUN"}
+    assert Counter(r.params["pos"] for r in rows).keys() == {"ADJ", "ADV"}
+    assert {r.params["position"] for r in rows} == {"predicative", "attributive"}
 
 
 def test_same_seed_same_rows_and_a_subset_gets_the_same_edits(params, matched):
@@ -169,8 +181,11 @@ def test_same_seed_same_rows_and_a_subset_gets_the_same_edits(params, matched):
     assert a and a == b
     uids = set(head.column("uid").to_pylist())
     assert a == [r for r in rows if r.source_uid in uids]
-    c, _ = _generate(params, head, "dev_matched", seed=SEED + 1)
-    assert [r.hypothesis for r in c] != [r.hypothesis for r in a]
+    # The seed picks the word when a sentence has more candidates than max_per_sentence.
+    more = table.slice(0, 3000)
+    one = [r.hypothesis for r in _generate(params, more, "dev_matched", max_per_sentence=1)[0]]
+    other = _generate(params, more, "dev_matched", seed=SEED + 1, max_per_sentence=1)[0]
+    assert [r.hypothesis for r in other] != one
 
 
 def test_dev_mismatched_sample(params):
@@ -179,7 +194,7 @@ def test_dev_mismatched_sample(params):
     print(f"\nantonymy on the 1,000-row MNLI dev-mismatched sample: {len(rows):,} pairs")
     assert counts.input == 2 * table.num_rows == 2_000
     counts.check()
-    assert 100 <= len(rows) <= 1_500
+    assert 100 <= len(rows) <= 300  # 136 with the default settings
     assert all(_rebuild(r) == r.hypothesis for r in rows)
 
 
@@ -192,7 +207,11 @@ def _hypotheses(params: dict[str, Any], *sentences: str) -> set[str]:
             "genre": ["test"] * len(sentences),
         }
     )
-    rows, counts = _generate(params, table, "test", max_per_sentence=10)
+    off = dict.fromkeys(FILTERS, False)  # form only: the filters are tested on real rows
+    rows, counts = _generate(
+        params, table, "test", max_per_sentence=10, pos=["ADJ", "NOUN"], filters=off,
+        word_sense="lesk",
+    )
     counts.check()
     assert counts.dropped[DROP_DUPLICATE] == len(sentences)  # hypothesis == premise
     for row in rows:
@@ -233,9 +252,9 @@ def test_indefinite_article_follows_the_replacement(params):
 
 
 def test_helpers():
-    assert _match_case("WOMEN", "men") == "MEN"
-    assert _match_case("Women", "men") == "Men"
-    assert _match_case("women", "Men") == "men"
+    assert match_case("WOMEN", "men") == "MEN"
+    assert match_case("Women", "men") == "Men"
+    assert match_case("women", "Men") == "men"
     assert _inflect("woman", "NNS", "NOUN") == "women"
     assert _inflect("natural_object", "NNS", "NOUN") == "natural objects"
     assert _inflect("bad", "JJR", "ADJ") == "worse"
@@ -256,8 +275,10 @@ def test_settings_are_validated(params):
 def test_card_notes_compare_with_the_paper(params, matched):
     _, rows, counts = matched
     gen = Antonymy("antonymy", {}, params)
-    notes = gen.card_notes({"rows": counts.as_dict(), "split": "dev_matched"})
-    assert f"{len(rows):,}" in notes and "1,561" in notes
+    notes = gen.card_notes(
+        {"rows": counts.as_dict(), "output_rows": len(rows), "split": "dev_matched"}
+    )
+    assert f"{len(rows):,}" in notes and "1,561" in notes and "`negation`" in notes
     notes = gen.card_notes({"output_rows": 123, "split": "dev_mismatched"})
     assert "123" in notes and "1,734" in notes
     assert gen.tests_for.strip()

@@ -24,6 +24,7 @@ from nlistress.manifest import RowCounts, write_manifest
 from nlistress.perturb.base import Context, rows_to_table
 from nlistress.perturb.numerical import (
     DROP_ANSWER,
+    FILTERS,
     Number,
     Numerical,
     apply_edit,
@@ -190,20 +191,22 @@ def test_set_is_built_and_counted(built, split):
     assert stats["premises"] == counts.kept and stats["sentences_read"] == counts.input
     assert problems.input == result["table"].num_rows == stats["problems_read"]
     assert problems.dropped[DROP_ANSWER] == NOT_NUMERICAL[split]
-    assert set(counts.dropped) <= {
+    filters = {f"filter: {name}" for name in FILTERS}
+    assert set(counts.dropped) - filters <= {
         "answer not numerical",
-        "rationale longer than 3 sentences",
+        "rationale longer than 5 sentences",
         "no number",
         "no changeable number (only fractions, ratios, times, ordinals, zero, names)",
         "no PERSON/GPE/LOC/ORG entity",
     }
+    assert {"filter: question", "filter: source_grammar"} <= set(counts.dropped)
     # Sentence units: every sentence of a dropped problem is dropped under the problem's reason.
     assert counts.dropped[DROP_ANSWER] >= problems.dropped[DROP_ANSWER]
     assert (
         stats["sentences_in_kept_problems"]
         == counts.input
         - counts.dropped[DROP_ANSWER]
-        - (counts.dropped["rationale longer than 3 sentences"])
+        - (counts.dropped["rationale longer than 5 sentences"])
     )
     assert (
         stats["premises"] <= stats["sentences_with_number"] <= stats["sentences_in_kept_problems"]
@@ -296,7 +299,7 @@ def test_problems_kept_have_a_numerical_answer_and_short_rationale(built, split)
         steps = [
             ln for ln in problem["rationale"].split("\n") if ln.strip() and not is_answer_line(ln)
         ]
-        assert len(steps) <= 3
+        assert len(steps) <= 5  # max_rationale_sentences (the authors' code: 5 lines)
 
 
 def test_same_seed_same_rows_other_seed_other_numbers(built, params):

@@ -95,4 +95,39 @@ def test_card_of_an_unreviewed_set(negation_set, tmp_path):
     text = card.read_text(encoding="utf-8")
     assert text.startswith("# negation: anli r1_dev")
     assert "Not reviewed yet" in text
+    assert "**Label quality: not judged.**" in text.split("## What it tests")[0]
     assert json.loads((target.with_name("anli_r1_dev.manifest.json")).read_text())["sha256"] in text
+
+
+def test_a_review_of_two_sets_and_a_stale_card(tmp_path):
+    """The numerical test's layout: two small sets judged in one sample; a rebuild makes it stale."""
+    params = deep_merge(project_params(), shared_override())
+    sets = []
+    for split, rel in (("r2_dev", "anli/R2_dev.jsonl"), ("r3_dev", "anli/R3_dev.jsonl")):
+        source = canonical_table(params, "anli", split, rel, tmp_path)
+        target = tmp_path / f"spelling_{split}.parquet"
+        build_set("spelling_error", source, target, params)
+        sets.append((source, target))
+    sheet = tmp_path / "review.csv"
+    assert sample_for_review([t for _, t in sets], sheet, 30, seed=3) == 30
+    rows = read_csv(sheet)
+    assert {r["set"] for r in rows} == {"spelling_r2_dev.parquet", "spelling_r3_dev.parquet"}
+    for row in rows:
+        row |= {"label_correct": "yes", "grammatical": "yes"}
+    write_csv(sheet, rows)
+    summary_path = tmp_path / "summary.json"
+    summary = import_review(sheet, [t for _, t in sets], summary_path)
+    assert [s["set"] for s in summary["sets"]] == ["spelling_r2_dev.parquet", "spelling_r3_dev.parquet"]
+    assert summary["census"] is False and summary["problems"] == []
+    card = tmp_path / "card.md"
+    write_card(sets[0][1], card, params, summary_path)
+    text = card.read_text(encoding="utf-8")
+    # Our measured rate comes first (before "What it tests"), with n and the set's sha256.
+    head = text.split("## What it tests")[0]
+    assert "**Label quality, measured on this build:** label correct **100.0%**" in head
+    assert "n = 30 judged rows" in head and "Naik et al. (2018) did not validate" in head
+    # Rebuilt with another seed: the judged sample no longer describes the set.
+    build_set("spelling_error", sets[0][0], sets[0][1], params, seed=99)
+    write_card(sets[0][1], card, params, summary_path)
+    head = card.read_text(encoding="utf-8").split("## What it tests")[0]
+    assert "**Label quality: stale.**" in head and "100.0%" not in head

@@ -20,6 +20,7 @@ from nlistress.manifest import manifest_path
 from nlistress.perturb.runner import build_set
 from nlistress.perturb.spelling import NEIGHBOURS
 from nlistress.perturb.tautology import conjoin
+from nlistress.resources import wordnet
 
 from .support import ROOT, SHARED_DATA, canonical_table, project_params, shared_override
 
@@ -58,12 +59,15 @@ def built(params, mnli, tmp_path_factory):
 def test_one_row_per_example_with_unchanged_labels(built, mnli, test):
     source = pd.read_parquet(mnli)
     table, manifest = built[test]
-    assert len(table) == 9815
-    assert table["source_uid"].tolist() == source["uid"].tolist()
-    assert table["label"].tolist() == source["label"].tolist()
+    # Only a spelling error may drop an example: when every draw gives an English word.
+    dropped = manifest["rows"]["dropped"]
+    assert set(dropped) <= ({"filter: real_word"} if test == "spelling_error" else set())
+    kept = source[source["uid"].isin(table["source_uid"])]
+    assert len(table) == len(kept) == 9815 - sum(dropped.values()) >= 9810
+    assert table["source_uid"].tolist() == kept["uid"].tolist()
+    assert table["label"].tolist() == kept["label"].tolist()
     assert (table["perturbation"] == test).all()
-    assert manifest["rows"] == {"unit": "example", "input": 9815, "kept": 9815, "dropped": {}}
-    assert manifest["output_rows"] == 9815
+    assert manifest["rows"]["input"] == 9815 and manifest["output_rows"] == len(table)
     assert table["uid"].is_unique
 
 
@@ -108,11 +112,15 @@ def test_conjoin_keeps_final_punctuation_and_spacing(sentence, expected):
     assert conjoin(sentence, " and true is true", ".!?\"'")[0] == expected
 
 
-def test_spelling_errors_are_real_one_character_edits(built, mnli):
-    source = pd.read_parquet(mnli)
+def test_spelling_errors_are_real_one_character_edits(built, mnli, params):
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    wn = wordnet(params)
+    source = pd.read_parquet(mnli).set_index("uid")
     table, _ = built["spelling_error"]
     kinds = []
-    for original, row in zip(source["hypothesis"], table.itertuples(), strict=True):
+    for row in table.itertuples():
+        original = source.loc[row.source_uid, "hypothesis"]
         p = json.loads(row.perturbation_params)
         kinds.append(p["kind"])
         word, new, start, end = p["word"], p["misspelled"], p["char_start"], p["char_end"]
@@ -126,7 +134,9 @@ def test_spelling_errors_are_real_one_character_edits(built, mnli):
         else:
             assert diff == [p["position"]]
             assert new[diff[0]].lower() in NEIGHBOURS[word[diff[0]].lower()]
-        assert row.premise == source["premise"].iloc[len(kinds) - 1]
+        assert row.premise == source.loc[row.source_uid, "premise"]
+        # Never a different English word: "form" must not become "from".
+        assert wn.morphy(new.lower()) is None and new.lower() not in STOP_WORDS, (word, new)
     share = kinds.count("swap") / len(kinds)
     assert 0.45 < share < 0.55  # both kinds, chosen with equal probability
 

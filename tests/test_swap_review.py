@@ -1,4 +1,4 @@
-"""Review of swap sets: reviewers label needs_annotation rows or mark rows incoherent.
+"""Review of swap sets: reviewers label needs_annotation rows or mark rows incoherent (coherent: no).
 
 Uses the hypernym in-situ set of the real SNLI dev file (Baroni et al. pairs),
 whose I_TH rows mostly need a label.
@@ -30,35 +30,50 @@ def hypernym_set(tmp_path_factory):
     return params, target
 
 
-def test_every_unlabelled_row_is_exported_before_the_sample(hypernym_set, tmp_path):
+def test_unlabelled_rows_are_a_stratum_or_all_exported_first(hypernym_set, tmp_path):
     _, target = hypernym_set
     table = pq.read_table(target).to_pylist()
     pending = [r["uid"] for r in table if r["label_status"] == "needs_annotation"]
     sheet = tmp_path / "review.csv"
-    written = sample_for_review(target, sheet, 10, seed=1)
+    # Default: needs_annotation rows are one stratum of the sample, in proportion.
+    assert sample_for_review(target, sheet, 10, seed=1) == 10
+    rows = read_csv(sheet)
+    share = round(10 * len(pending) / len(table))
+    assert abs(sum(r["label_status"] == "needs_annotation" for r in rows) - share) <= 1
+    assert {"gold_label", "coherent", "label_status"} <= set(rows[0])
+    # --all-pending: every row that needs a label first, then the sample of labelled rows.
+    written = sample_for_review(target, sheet, 10, seed=1, all_pending=True)
     rows = read_csv(sheet)
     assert written == len(rows) == len(pending) + 10
     assert [r["uid"] for r in rows[: len(pending)]] == pending
-    assert {"gold_label", "incoherent", "label_status"} <= set(rows[0])
+    # A set no larger than the sample is taken whole.
+    assert sample_for_review(target, sheet, 1000, seed=1) == len(table)
 
 
 def test_labels_and_incoherent_marks_reach_the_set_and_its_manifest(hypernym_set, tmp_path):
     params, target = hypernym_set
     sheet, summary_path = tmp_path / "review.csv", tmp_path / "summary.json"
-    sample_for_review(target, sheet, 4, seed=1)
+    sample_for_review(target, sheet, 4, seed=1, all_pending=True)
     rows = read_csv(sheet)
     pending = [r for r in rows if r["label_status"] == "needs_annotation"]
-    pending[0]["gold_label"] = "Neutral"
-    pending[1]["gold_label"] = "contradiction"
-    pending[2]["incoherent"] = "yes"
+    pending[0] |= {"gold_label": "Neutral", "coherent": "yes", "grammatical": "yes"}
+    pending[1] |= {"gold_label": "contradiction", "coherent": "yes", "grammatical": "no",
+                   "comment": "an article is missing"}  # fmt: skip
+    pending[2] |= {"coherent": "no", "grammatical": "yes", "comment": "makes no sense"}
     write_csv(sheet, rows)
     summary = import_review(sheet, target, summary_path)
-    assert summary["reviewed"] == 0 and summary["label_correct_rate"] is None
+    assert summary["reviewed"] == 3 and summary["label_judged"] == 0
+    assert summary["label_correct_rate"] is None
+    assert summary["grammatical_rate"] == pytest.approx(2 / 3)
+    assert summary["coherent_rate"] == pytest.approx(2 / 3)
     assert summary["annotations"] == dict(
         sorted({pending[0]["uid"]: "neutral", pending[1]["uid"]: "contradiction"}.items())
     )
     assert summary["incoherent"] == [pending[2]["uid"]]
     assert summary["pending"] == len(pending) - 3
+    assert {p["uid"]: p["comment"] for p in summary["problems"]} == {
+        pending[1]["uid"]: "an article is missing", pending[2]["uid"]: "makes no sense"
+    }
     out = tmp_path / "annotated.parquet"
     manifest = apply_review(target, summary_path, out)
     assert manifest["rows"]["dropped"] == {DROP_INCOHERENT: 1}
@@ -71,13 +86,15 @@ def test_labels_and_incoherent_marks_reach_the_set_and_its_manifest(hypernym_set
     assert result[pending[3]["uid"]]["label"] is None  # still pending: never guessed
     card = tmp_path / "card.md"
     write_card(target, card, params, summary_path)
-    assert "marked incoherent (discarded): 1" in card.read_text(encoding="utf-8")
+    text = card.read_text(encoding="utf-8")
+    assert "marked incoherent (discarded): 1" in text
+    assert "coherent **66.7%**" in text and "an article is missing" in text
 
 
 def test_bad_annotations_are_named(hypernym_set, tmp_path):
     _, target = hypernym_set
     sheet = tmp_path / "review.csv"
-    sample_for_review(target, sheet, 4, seed=1)
+    sample_for_review(target, sheet, 4, seed=1, all_pending=True)
     rows = read_csv(sheet)
     rows[0]["gold_label"] = "maybe"
     write_csv(sheet, rows)

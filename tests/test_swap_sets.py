@@ -64,6 +64,9 @@ def built(tmp_path_factory) -> dict[str, Any]:
     return {"params": params, "dev": dev, "sets": sets, "folder": folder, "lexicon": lexicon}
 
 
+ARTICLES = {("a", "an"), ("an", "a")}  # the article in front of a swapped word follows it
+
+
 def rows_of(built: dict[str, Any]) -> list[dict[str, Any]]:
     return [row for _, _, rows in built["sets"].values() for row in rows]
 
@@ -93,7 +96,7 @@ def test_transformed_rows_differ_from_their_control_exactly_by_the_pair(built):
         for side, old, new in (("premise", row["w1"], new_p), ("hypothesis", row["w2"], new_h)):
             before, after = words(control[side]), words(row[side])
             assert len(before) == len(after)
-            diff = {(b, a) for b, a in zip(before, after, strict=True) if b != a}
+            diff = {(b, a) for b, a in zip(before, after, strict=True) if b != a} - ARTICLES
             assert diff == (set() if old == new else {(old, new)}), (row["uid"], side, diff)
         if row["experiment"] in ("I_TA1", "I_TH"):  # T: w1 leaves the premise, w2 the hypothesis
             assert row["w1"] not in words(row["premise"]) and row["w2"] not in words(row["hypothesis"])
@@ -105,7 +108,7 @@ def test_ex_situ_premise_and_hypothesis_differ_only_at_the_pair(built):
         if not row["experiment"].startswith("E_"):
             continue
         p, h = words(row["premise"]), words(row["hypothesis"])
-        diff = {(a, b) for a, b in zip(p, h, strict=True) if a != b}
+        diff = {(a, b) for a, b in zip(p, h, strict=True) if a != b} - ARTICLES
         pair = (row["w2"], row["w1"]) if row["experiment"] in ("E_TA", "E_TH") else (row["w1"], row["w2"])
         assert diff == {pair}, row["uid"]
 
@@ -114,7 +117,7 @@ def test_polarity_and_unseen_match_a_plain_scan_of_the_training_split(built):
     train = pq.read_table(built["dev"]).to_pylist()
     sides = [(set(words(t["premise"])), set(words(t["hypothesis"])), t["label"]) for t in train]
     checked = 0
-    for row in rows_of(built)[::7]:  # every 7th row: a scan per pair is slow by design
+    for row in rows_of(built)[::5]:  # every 5th row: a scan per pair is slow by design
         params = json.loads(row["perturbation_params"])
         a, b = params["premise_word"], params["hypothesis_word"]
         counts = Counter(label for p, h, label in sides if a in p and b in h)
@@ -122,7 +125,7 @@ def test_polarity_and_unseen_match_a_plain_scan_of_the_training_split(built):
         assert row["unseen"] == (not counts)
         checked += 1
     controls = [r for r in rows_of(built) if r["experiment"] in ("I_A", "I_H", "E_A", "E_H")]
-    assert checked > 100 and not any(r["unseen"] for r in controls)  # source = training split
+    assert checked > 90 and not any(r["unseen"] for r in controls)  # source = training split
     assert any(r["unseen"] for r in rows_of(built) if r["experiment"] == "I_TA1")
 
 

@@ -21,6 +21,7 @@ from .atomic import write_text_atomic
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import make_generator
+from .review import review_of
 
 
 def _examples(set_path: Path, n: int = 3) -> list[dict[str, Any]]:
@@ -28,31 +29,108 @@ def _examples(set_path: Path, n: int = 3) -> list[dict[str, Any]]:
     return table.slice(0, n).to_pylist()
 
 
-def _review_section(review: Mapping[str, Any] | None, set_name: str) -> str:
-    if not review:
+def _mode_key(run: Mapping[str, Any], generator: Any) -> str:
+    """The ``MODES`` entry of a set: its mode, and for a default-mode set whether a paper mode exists."""
+    mode = run.get("mode", generator.mode)
+    return "precise_only" if mode == "precise" and not run.get("paper_generator") else mode
+
+
+#: what a set's construction mode means, for its card
+MODES = {
+    "precise": "**Mode: default (high-precision).** The project's own construction: precision "
+    "filters keep a row only where its label is certain. `profiles/paper/params.yaml` builds the "
+    "paper-mode set instead.",
+    "precise_only": "**Mode: default (high-precision).** The project's own construction, following "
+    "the paper's description; the authors released no code for it, so there is no paper-mode build.",
+    "paper": "**Mode: paper.** Built the way the authors' released code built it "
+    "(`nlistress.authors`), so numbers on it compare like with like with the paper's; its labels "
+    "are the construction's, with the errors the paper reports.",
+}
+
+
+def _pct(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{rate:.1%}"
+
+
+def _judged(review: Mapping[str, Any] | None, set_name: str) -> Mapping[str, Any] | None:
+    """The review's entry for this set file, or None when the review does not cover it."""
+    return review_of(review, set_name) if review else None
+
+
+def quality_section(
+    review: Mapping[str, Any] | None, set_name: str, sha256: str, paper: str
+) -> str:
+    """The card's first word on label quality: our measured rates, stale or "not judged".
+
+    Ours come first, with n and the set sha256 they were measured on; the
+    paper's figure follows as context only, since it describes another set.
+    """
+    entry = _judged(review, set_name)
+    context = f"For context only (another set, built another way): {paper}"
+    if entry is None:
+        return (
+            "**Label quality: not judged.** No sample of this build has been judged yet "
+            "(see Human validation below for how to judge one).\n\n" + context
+        )
+    n = review["reviewed"]
+    scope = "every row of " if review.get("census") else "a stratified sample of "
+    names = " + ".join(f"`{s['set']}`" for s in review["sets"])
+    if entry["sha256"] != sha256:
+        return (
+            f"**Label quality: stale.** {n} rows ({scope}{names}) were judged on an earlier build "
+            f"(sha256 `{entry['sha256'][:12]}…`); this build (sha256 `{sha256[:12]}…`) has not been "
+            "judged, so those rates do not describe it.\n\n" + context
+        )
+    rates = []
+    if review.get("label_correct_rate") is not None:
+        rates.append(f"label correct **{_pct(review['label_correct_rate'])}** "
+                     f"({review['label_judged']} labelled rows)")  # fmt: skip
+    rates.append(f"grammatical **{_pct(review['grammatical_rate'])}**")
+    if "coherent_rate" in review:
+        rates.append(f"coherent **{_pct(review['coherent_rate'])}**")
+    return (
+        f"**Label quality, measured on this build:** {', '.join(rates)}; n = {n} judged rows "
+        f"({scope}{names}), set sha256 `{sha256[:12]}…`.\n\n" + context
+    )
+
+
+def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str) -> str:
+    entry = _judged(review, set_name)
+    if entry is None:
         return (
             "Not reviewed yet. Draw a stratified sample with "
             f"`nlistress sample-for-review {set_name} -o review.csv`, fill in the `label_correct` "
-            "and `grammatical` columns (yes/no), and read it back with `nlistress import-review "
-            "review.csv --set SET -o reviews/stress/<test>/<dataset>_<split>.json`; the pipeline "
-            "then rebuilds this card with the rates."
+            "and `grammatical` columns (yes/no; swap sets also `coherent`, and `gold_label` for "
+            "rows that need one), and read it back with `nlistress import-review review.csv --set "
+            "SET -o reviews/<family>/<test>/<dataset>_<split>.json`; the pipeline then rebuilds this "
+            "card with the rates."
         )
+    stale = " (stale: judged on an earlier build)" if entry["sha256"] != sha256 else ""
     lines = [
-        f"{review['reviewed']} rows reviewed (sample of {review['sampled']}, stratified by label).",
+        f"{review['reviewed']} rows reviewed{stale} "
+        + ("(every row)." if review.get("census") else f"(sample of {review['sampled']}, stratified by label)."),
+        "",
+        "| measure | rate |",
+        "|---|---|",
+        f"| generated label correct | {_pct(review['label_correct_rate'])} |",
+        f"| grammatical | {_pct(review['grammatical_rate'])} |",
     ]
-    if review["reviewed"]:
-        lines += [
-            "",
-            "| measure | rate |",
-            "|---|---|",
-            f"| generated label correct | {review['label_correct_rate']:.1%} |",
-            f"| grammatical | {review['grammatical_rate']:.1%} |",
-        ]
+    if "coherent_rate" in review:
+        lines.append(f"| coherent | {_pct(review['coherent_rate'])} |")
     for label, rate in sorted(review.get("label_correct_by_label", {}).items()):
         lines.append(f"| label correct, {label} | {rate:.1%} |")
+    for status, rate in sorted(review.get("label_correct_by_status", {}).items()):
+        lines.append(f"| label correct, {status} labels | {rate:.1%} |")
     if "annotations" in review:  # sets with rows no rule could label
         lines += ["", f"Labelled by reviewers: {len(review['annotations'])} rows; marked incoherent "
                   f"(discarded): {len(review['incoherent'])}; still without a label: {review['pending']}."]
+    problems = review.get("problems") or []
+    if problems:
+        lines += ["", "Rows the reviewers faulted (what still goes wrong):", ""]
+        for p in problems:
+            faults = [name for name in ("label_correct", "grammatical", "coherent") if p.get(name) is False]
+            note = f": {p['comment']}" if p.get("comment") else ""
+            lines.append(f"- `{p['uid']}` ({', '.join(faults)}){note}".replace("\n", " "))
     return "\n".join(lines)
 
 
@@ -82,9 +160,11 @@ def render_card(
     sections = [
         f"# {run['test']}: {manifest['dataset']} {manifest['split']}",
         f"`{set_path.name}` · {manifest['output_rows']:,} rows · sha256 `{manifest['sha256']}`",
+        quality_section(review, set_path.name, manifest["sha256"], generator.paper_quality),
         "## What it tests",
         generator.tests_for,
         "## How it was built",
+        MODES[_mode_key(run, generator)],
         f"Generator `{run['generator']}` with seed {run['seed']} and language `{run['language']}`, "
         f"from `{manifest['source']['path']}` (sha256 `{manifest['source']['sha256']}`). "
         "Each row keeps `source_uid` (the example it came from), `perturbation` and "
@@ -98,6 +178,13 @@ def render_card(
         f"| kept | {rows['kept']:,} |" + (f"\n{drops}" if drops else ""),
         f"Rows in the set: {manifest['output_rows']:,} ({labels}).",
     ]
+    filtered = sum(n for why, n in rows["dropped"].items() if why.startswith("filter: "))
+    if filtered:
+        sections.append(
+            f"Before the precision filters {rows['kept'] + filtered:,} {rows['unit']}s would have "
+            f"been kept; the filters dropped {filtered:,} of them (the `filter:` rows above), "
+            f"leaving {rows['kept']:,}."
+        )
     if manifest.get("stats"):
         stats = yaml.safe_dump(dict(manifest["stats"]), sort_keys=False, allow_unicode=True)
         sections += ["Counts at each stage:", f"```yaml\n{stats.strip()}\n```"]
@@ -107,7 +194,7 @@ def render_card(
         "## Examples",
         f"| label | premise | hypothesis |\n|---|---|---|\n{examples}",
         "## Human validation",
-        _review_section(review, str(set_path)),
+        _review_section(review, set_path.name, manifest["sha256"]),
     ]
     if audit:
         from .artifacts.card_section import audit_section

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import __version__
 from .artifacts import commands as artifacts_commands
-from .atomic import write_json_atomic
+from .atomic import replacing_any_folder, write_json_atomic
 from .canonical import prepare
 from .cli_support import (
     add_params_options,
@@ -162,7 +162,7 @@ def cmd_sample_for_review(args: argparse.Namespace) -> None:
     section = params.get("review") or {}
     n = args.n if args.n is not None else int(section.get("per_set", 100))
     seed = args.seed if args.seed is not None else int(section.get("seed", 0))
-    written = sample_for_review(args.set, args.output, n, seed)
+    written = sample_for_review(args.set, args.output, n, seed, all_pending=args.all_pending)
     log.info("%d rows to review -> %s", written, args.output)
 
 
@@ -171,16 +171,20 @@ def cmd_import_review(args: argparse.Namespace) -> None:
 
     summary = import_review(args.review, args.set, args.output)
     if summary["reviewed"]:
-        log.info(
-            "%d rows reviewed: label correct %.1f%%, grammatical %.1f%% -> %s",
-            summary["reviewed"], 100 * summary["label_correct_rate"],
-            100 * summary["grammatical_rate"], args.output,
-        )  # fmt: skip
+        rates = [("grammatical", summary["grammatical_rate"])]
+        if summary["label_correct_rate"] is not None:
+            rates.insert(0, ("label correct", summary["label_correct_rate"]))
+        if "coherent_rate" in summary:
+            rates.append(("coherent", summary["coherent_rate"]))
+        log.info("%d rows reviewed: %s -> %s", summary["reviewed"],
+                 ", ".join(f"{name} {100 * rate:.1f}%" for name, rate in rates), args.output)  # fmt: skip
     if "annotations" in summary:
         log.info("%d rows labelled, %d incoherent, %d still need a label", len(summary["annotations"]),
                  len(summary["incoherent"]), summary["pending"])  # fmt: skip
     if args.apply:
-        manifest = apply_review(args.set, args.output, args.apply)
+        if len(args.set) != 1:
+            raise ConfigError("import-review --apply: give exactly one --set")
+        manifest = apply_review(args.set[0], args.output, args.apply)
         log.info("%d rows -> %s (%s)", manifest["output_rows"], args.apply, manifest["rows"]["dropped"])
 
 
@@ -366,9 +370,17 @@ def build_parser() -> argparse.ArgumentParser:
         "sample-for-review",
         help="write a label-stratified sample of a set to CSV for annotators",
         description="Draw review.per_set rows (default 100), stratified by label and seeded, "
-        "into a CSV with empty label_correct / grammatical / comment columns.",
+        "into a CSV with empty label_correct / grammatical / comment columns (swap sets also "
+        "coherent / gold_label). Several sets are sampled together (e.g. AQuA-RAT dev and test); "
+        "a set no larger than the sample is taken whole.",
     )
-    p.add_argument("set", type=Path, help="the set's .parquet")
+    p.add_argument("set", type=Path, nargs="+", help="the set's .parquet (one or more)")
+    p.add_argument(
+        "--all-pending",
+        action="store_true",
+        help="swap sets: export every needs_annotation row first (to label a whole set), then "
+        "the sample of labelled rows",
+    )
     p.add_argument("-o", "--output", type=Path, required=True, help="CSV to write")
     p.add_argument("-n", type=int, help="sample size (default: review.per_set)")
     p.add_argument("--seed", type=int, help="seed (default: review.seed)")
@@ -379,19 +391,22 @@ def build_parser() -> argparse.ArgumentParser:
         "import-review",
         help="read a filled review CSV and summarise it for the card",
         description="Check a review CSV (yes/no answers, uids of SET) and write the label-"
-        "correctness and grammaticality rates to a JSON summary that `card --review` reads; "
-        "for swap sets also the gold_label given to needs_annotation rows and the rows marked "
-        "incoherent.",
+        "correctness and grammaticality rates, with each set's sha256, to a JSON summary that "
+        "`card --review` reads; for swap sets also the coherence rate, the gold_label given to "
+        "needs_annotation rows and the rows marked incoherent.",
     )
     p.add_argument("review", type=Path, help="the filled CSV")
-    p.add_argument("--set", type=Path, required=True, help="the set the sample came from")
+    p.add_argument(
+        "--set", type=Path, required=True, action="append",
+        help="a set the sample came from (repeat for a sample of several sets)",
+    )  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="summary JSON to write")
     p.add_argument(
         "--apply",
         type=Path,
         metavar="OUT.parquet",
         help="sets with label_status: also write the set with the reviewers' labels filled in "
-        "and the rows marked incoherent removed (counted in OUT's manifest)",
+        "and the rows marked incoherent (coherent: no) removed (counted in OUT's manifest)",
     )
     p.set_defaults(func=cmd_import_review)
 
@@ -471,7 +486,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     for register in _EXTENSIONS:
         register(sub)
+    for command in sub.choices.values():
+        command.add_argument(
+            "--force", action="store_true",
+            help="replace an existing output folder this tool did not create (default: refuse)",
+        )  # fmt: skip
     return parser
+
+
+#: argument names that hold what a command writes; every other path argument is read
+OUTPUT_ARGS = ("output", "dest", "manifest")
+
+
+def refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """An output file that is also an input (``perturb -i X -o X``) would destroy the user's data."""
+    values = vars(args)
+    inputs: dict[Path, str] = {}
+    for name, value in values.items():
+        if name in OUTPUT_ARGS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, Path) and item.exists():
+                inputs[item.resolve()] = name
+    for name in OUTPUT_ARGS:
+        out = values.get(name)
+        # a folder may be both (`report --results results -o results` adds files to it)
+        if isinstance(out, Path) and out.is_file() and out.resolve() in inputs:
+            raise ConfigError(f"--{name} {out}: it is also the --{inputs[out.resolve()].replace('_', '-')} "
+                              "input; refusing to overwrite an input (write somewhere else)")  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -482,7 +524,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
     )
     try:
-        args.func(args)
+        refuse_overwriting_inputs(args)
+        with replacing_any_folder(bool(getattr(args, "force", False))):
+            args.func(args)
     except NlistressError as exc:
         print(f"nlistress: error: {exc}", file=sys.stderr)
         return 2

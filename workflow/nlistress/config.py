@@ -23,6 +23,8 @@ URL_SCHEMES = ("https", "http", "ftp", "file")
 NLI_FIELDS = ("premise", "hypothesis", "label", "id", "genre")
 FILE_FORMATS = ("jsonl", "csv", "tsv")
 QUOTING = ("minimal", "none")
+#: the key a profile names its base params file with (see ``load_params``)
+EXTENDS = "extends"
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,22 +42,46 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
     return merged
 
 
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            loaded = yaml.safe_load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: params file not found") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc})") from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, Mapping):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    return dict(loaded)
+
+
+def _load_with_base(path: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
+    """One params file merged over the file its ``extends`` key names, if any.
+
+    A profile (``profiles/paper/params.yaml``) holds only what it changes and
+    names its base with ``extends: ../../params.yaml`` (relative to itself), so
+    ``--params profiles/paper/params.yaml`` alone is the whole config. Snakemake
+    ignores the key: its ``--configfile`` is always merged over params.yaml.
+    """
+    resolved = path.resolve()
+    if resolved in chain:
+        raise ConfigError(f"{path}: 'extends' loops back to {path}")
+    loaded = _read_yaml(path)
+    base = loaded.pop(EXTENDS, None)
+    if base is None:
+        return loaded
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{path}: extends: expected the path of a params file, got {base!r}")
+    return deep_merge(_load_with_base(path.parent / base, (*chain, resolved)), loaded)
+
+
 def load_params(paths: Iterable[str | Path]) -> dict[str, Any]:
     """Read YAML files in order, each deep-merged over the previous ones."""
     params: dict[str, Any] = {}
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                loaded = yaml.safe_load(fh)
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: params file not found") from None
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML ({exc})") from None
-        if loaded is None:
-            continue
-        if not isinstance(loaded, Mapping):
-            raise ConfigError(f"{path}: expected a mapping at the top level")
-        params = deep_merge(params, loaded)
+        params = deep_merge(params, _load_with_base(Path(path), ()))
     return params
 
 
@@ -362,6 +388,9 @@ class DownloadSettings:
     retries: int = 4
     backoff_seconds: float = 2.0
     timeout_seconds: float = 60.0
+    #: an archive may unpack to at most this many bytes, and at most max_ratio times its size
+    max_unpacked_bytes: int = 20 * 2**30
+    max_ratio: float = 200.0
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> DownloadSettings:
@@ -371,6 +400,8 @@ class DownloadSettings:
                 int(section.get("retries", cls.retries)),
                 float(section.get("backoff_seconds", cls.backoff_seconds)),
                 float(section.get("timeout_seconds", cls.timeout_seconds)),
+                int(section.get("max_unpacked_bytes", cls.max_unpacked_bytes)),
+                float(section.get("max_ratio", cls.max_ratio)),
             )
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"download: expected numbers ({exc})") from None
@@ -378,6 +409,8 @@ class DownloadSettings:
             raise ConfigError(
                 "download: retries and backoff_seconds must be >= 0, timeout_seconds > 0"
             )
+        if settings.max_unpacked_bytes <= 0 or settings.max_ratio <= 1:
+            raise ConfigError("download: max_unpacked_bytes must be > 0 and max_ratio > 1")
         return settings
 
 

@@ -2,15 +2,23 @@
 
 The paper had annotators check 100 rows per set for label correctness and
 grammaticality. ``sample_for_review`` draws such a sample, stratified by label
-and seeded; people fill in two columns; ``import_review`` checks the file and
-summarises the rates, which the set's dataset card then reports.
+and seeded; people fill in the answer columns; ``import_review`` checks the
+file and summarises the rates, which the set's dataset card then shows first,
+with the sha256 of the set they were measured on (a card whose set has changed
+since shows the rates as stale).
+
+A sample may span several sets (``sample_for_review([dev, test])``): the
+numerical test has two small AQuA-RAT sets that are judged together. When a
+set has no more rows than the sample size, every row is drawn (a census).
 
 Sets with a ``label_status`` column (the word-pair swap sets) also hold rows
-whose label no rule could decide (``needs_annotation``, label null). For
-those the CSV lists every such row first, with two more columns: ``gold_label``
-(the reviewer's label) and ``incoherent`` (yes: the sentence pair makes no
-sense and the row is discarded). ``apply_review`` then writes the set with the
-labels filled in (``label_status = annotated``) and the incoherent rows
+whose label no rule could decide (``needs_annotation``, label null). Their
+CSV has two more columns: ``coherent`` (no: the pair makes no sense and the
+row is discarded) and ``gold_label`` (the reviewer's label for a
+needs_annotation row). By default such rows are a stratum of the sample like
+any label; ``all_pending`` exports every one of them first instead, which is
+what labelling a whole set needs. ``apply_review`` then writes the set with
+the labels filled in (``label_status = annotated``) and the incoherent rows
 removed, counted in its manifest.
 """
 
@@ -21,7 +29,7 @@ import io
 import json
 import random
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +45,7 @@ from .perturb.base import LABELS
 COLUMNS = ("uid", "label", "premise", "hypothesis", "perturbation_params")
 ANSWERS = ("label_correct", "grammatical")
 COMMENT = "comment"
-ANNOTATION = ("gold_label", "incoherent")
+ANNOTATION = ("coherent", "gold_label")
 NEEDS_ANNOTATION = "needs_annotation"
 DROP_INCOHERENT = "marked incoherent by a reviewer"
 YES = {"yes", "y", "1", "true"}
@@ -56,36 +64,67 @@ def _allocate(sizes: Mapping[str, int], n: int) -> dict[str, int]:
     return alloc
 
 
-def _has_status(set_path: Path) -> bool:
-    """The set has rows a rule could not label (a ``label_status`` column)."""
-    return "label_status" in pq.read_schema(set_path).names
+def _paths(set_paths: Path | str | Sequence[Path | str]) -> list[Path]:
+    paths = [Path(set_paths)] if isinstance(set_paths, (str, Path)) else [Path(p) for p in set_paths]
+    if not paths:
+        raise DataError("sample-for-review", "no set given")
+    if len({p.name for p in paths}) != len(paths):
+        raise DataError(paths[0], "two sets of a review share a file name")
+    return paths
 
 
-def sample_for_review(set_path: str | Path, output: str | Path, n: int, seed: int) -> int:
-    """Write a label-stratified sample of ``n`` rows to a CSV for annotators; return its size.
+def _has_status(paths: Sequence[Path]) -> bool:
+    """The sets have rows a rule could not label (a ``label_status`` column); all or none."""
+    flags = {"label_status" in pq.read_schema(p).names for p in paths}
+    if len(flags) > 1:
+        raise DataError(paths[0], "a review cannot mix swap sets with other sets")
+    return flags.pop()
 
-    In a set with ``label_status``, every ``needs_annotation`` row comes
-    first (each needs a label), then the sample of the labelled rows.
+
+def _stratum(row: Mapping[str, Any], status: bool) -> str:
+    if status and row["label_status"] == NEEDS_ANNOTATION:
+        return NEEDS_ANNOTATION
+    return str(row["label"])
+
+
+def sample_for_review(
+    set_paths: Path | str | Sequence[Path | str],
+    output: str | Path,
+    n: int,
+    seed: int,
+    all_pending: bool = False,
+) -> int:
+    """Write a label-stratified sample of ``n`` rows of the set(s) to a CSV; return its size.
+
+    In a set with ``label_status``, needs_annotation rows are one more
+    stratum, or with ``all_pending`` all exported first, before ``n``
+    sampled labelled rows.
     """
-    set_path = Path(set_path)
-    status = _has_status(set_path)
-    rows = pq.read_table(set_path, columns=[*COLUMNS, *(["label_status"] if status else [])])
-    rows = rows.to_pylist()
-    pending = [r for r in rows if status and r["label_status"] == NEEDS_ANNOTATION]
-    rows = [r for r in rows if not (status and r["label_status"] == NEEDS_ANNOTATION)]
-    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_label[str(row["label"])].append(row)
-    rng = random.Random(f"{seed}|{sha256_file(set_path)}")
+    paths = _paths(set_paths)
+    status = _has_status(paths)
+    many = len(paths) > 1
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        table = pq.read_table(path, columns=[*COLUMNS, *(["label_status"] if status else [])])
+        rows += [{**r, "set": path.name} for r in table.to_pylist()]
+    pending = [r for r in rows if all_pending and _stratum(r, status) == NEEDS_ANNOTATION]
+    pool = [r for r in rows if not (all_pending and _stratum(r, status) == NEEDS_ANNOTATION)]
+    strata: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in pool:
+        strata[_stratum(row, status)].append(row)
+    rng = random.Random(f"{seed}|{'|'.join(sha256_file(p) for p in paths)}")
     sample = []
-    for label, k in sorted(_allocate({k: len(v) for k, v in by_label.items()}, n).items()):
-        sample += rng.sample(by_label[label], k)
+    for stratum, k in sorted(_allocate({k: len(v) for k, v in strata.items()}, n).items()):
+        sample += rng.sample(strata[stratum], k)
     sample.sort(key=lambda r: r["uid"])
     sample = pending + sample
     answers = [*ANSWERS, *(ANNOTATION if status else ())]
-    fields = [*COLUMNS, *(["label_status"] if status else []), *answers, COMMENT]
+    fields = [
+        "uid", *(["set"] if many else []), *COLUMNS[1:],
+        *(["label_status"] if status else []), *answers, COMMENT,
+    ]  # fmt: skip
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fields, quoting=csv.QUOTE_ALL)
+    writer = csv.DictWriter(buffer, fields, quoting=csv.QUOTE_ALL, extrasaction="ignore")
     writer.writeheader()
     for row in sample:
         writer.writerow({**row, **dict.fromkeys(answers, ""), COMMENT: ""})
@@ -93,8 +132,8 @@ def sample_for_review(set_path: str | Path, output: str | Path, n: int, seed: in
     return len(sample)
 
 
-def _answer(value: str, path: Path, line: int, column: str) -> bool | None:
-    value = value.strip().lower()
+def _answer(value: str | None, path: Path, line: int, column: str) -> bool | None:
+    value = (value or "").strip().lower()
     if not value:
         return None
     if value in YES:
@@ -118,21 +157,36 @@ def _annotation(record: Mapping[str, str], status: str, path: Path, line: int) -
     return value
 
 
-def import_review(
-    review_csv: str | Path, set_path: str | Path, output: str | Path
-) -> dict[str, Any]:
-    """Check a filled review CSV against its set and write the summary JSON the card reads.
+def _rate(good: int, total: int) -> float | None:
+    return good / total if total else None
 
-    For a set with ``label_status`` the summary also holds the reviewers'
-    labels of needs_annotation rows (``annotations``), the rows marked
-    incoherent and how many needs_annotation rows still wait for a label.
+
+def import_review(
+    review_csv: str | Path, set_paths: Path | str | Sequence[Path | str], output: str | Path
+) -> dict[str, Any]:
+    """Check a filled review CSV against its set(s) and write the summary JSON the card reads.
+
+    A row counts as reviewed when ``grammatical`` is filled, and (swap sets)
+    ``coherent``, and ``label_correct`` for a row with a label. Rates:
+    label correct over reviewed rows with a label (by label and, for swap
+    sets, by label status), grammatical over reviewed rows, coherent over
+    reviewed swap rows. Every row answered "no" somewhere is listed under
+    ``problems`` with its comment, so a card can name the failures that
+    remain.
     """
-    review_csv, set_path = Path(review_csv), Path(set_path)
-    status = _has_status(set_path)
-    columns = ["uid", "label", *(["label_status"] if status else [])]
-    table = pq.read_table(set_path, columns=columns).to_pydict()
-    labels = dict(zip(table["uid"], table["label"], strict=True))
-    statuses = dict(zip(table["uid"], table["label_status"], strict=True)) if status else {}
+    review_csv = Path(review_csv)
+    paths = _paths(set_paths)
+    status = _has_status(paths)
+    labels: dict[str, Any] = {}
+    statuses: dict[str, str] = {}
+    sets = []
+    for path in paths:
+        table = pq.read_table(path, columns=["uid", "label", *(["label_status"] if status else [])])
+        data = table.to_pydict()
+        labels.update(zip(data["uid"], data["label"], strict=True))
+        if status:
+            statuses.update(zip(data["uid"], data["label_status"], strict=True))
+        sets.append({"set": path.name, "sha256": sha256_file(path), "rows": table.num_rows})
     try:
         text = review_csv.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -142,56 +196,83 @@ def import_review(
     missing = [c for c in required if c not in (reader.fieldnames or [])]
     if missing:
         raise DataError(review_csv, f"missing column(s) {', '.join(missing)}", 1)
-    sampled, reviewed = 0, 0
+    sampled = reviewed = label_judged = grammatical = coherent = 0
     correct: Counter[str] = Counter()
     judged: Counter[str] = Counter()
-    grammatical = 0
+    correct_by_status: Counter[str] = Counter()
+    judged_by_status: Counter[str] = Counter()
     annotations: dict[str, str] = {}
     incoherent: list[str] = []
+    problems: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for record in reader:
         line = reader.line_num
         sampled += 1
         uid = record["uid"]
         if uid not in labels:
-            raise DataError(review_csv, f"uid {uid!r} is not in {set_path.name}", line)
-        if status:
-            if _answer(record["incoherent"], review_csv, line, "incoherent"):
-                incoherent.append(uid)
-                continue
-            label = _annotation(record, statuses[uid], review_csv, line)
-            if label is not None:
-                annotations[uid] = label
-            if statuses[uid] == NEEDS_ANNOTATION:
-                continue  # no generated label to judge
-        label_ok = _answer(record["label_correct"], review_csv, line, "label_correct")
+            raise DataError(review_csv, f"uid {uid!r} is not in {', '.join(p.name for p in paths)}", line)
+        if uid in seen:
+            raise DataError(review_csv, f"uid {uid!r} is reviewed twice", line)
+        seen.add(uid)
+        row_status = statuses.get(uid, "rule")
+        is_coherent = _answer(record.get("coherent"), review_csv, line, "coherent") if status else True
         grammar_ok = _answer(record["grammatical"], review_csv, line, "grammatical")
-        if label_ok is None or grammar_ok is None:
+        label_ok = _answer(record["label_correct"], review_csv, line, "label_correct")
+        gold = _annotation(record, row_status, review_csv, line) if status else None
+        if is_coherent is False:
+            incoherent.append(uid)
+        if gold is not None and is_coherent is not False:
+            annotations[uid] = gold
+        has_label = row_status != NEEDS_ANNOTATION
+        if grammar_ok is None or is_coherent is None or (has_label and label_ok is None):
             continue  # not (fully) reviewed yet
         reviewed += 1
-        label = str(labels[uid])
-        judged[label] += 1
-        correct[label] += label_ok
         grammatical += grammar_ok
+        coherent += is_coherent
+        if has_label:
+            label_judged += 1
+            label = str(labels[uid])
+            judged[label] += 1
+            correct[label] += label_ok
+            judged_by_status[row_status] += 1
+            correct_by_status[row_status] += label_ok
+        if label_ok is False or not grammar_ok or not is_coherent:
+            problems.append({
+                "uid": uid, "label_correct": label_ok, "grammatical": grammar_ok,
+                **({"coherent": is_coherent} if status else {}),
+                "comment": (record.get(COMMENT) or "").strip(),
+            })  # fmt: skip
     if reviewed == 0 and not (annotations or incoherent):
-        raise DataError(review_csv, "no row has both label_correct and grammatical filled in")
+        raise DataError(review_csv, "no row has its answers filled in")
     summary: dict[str, Any] = {
-        "set": set_path.name,
-        "set_sha256": sha256_file(set_path),
+        "sets": sets,
         "sampled": sampled,
+        "census": sampled == sum(s["rows"] for s in sets),
         "reviewed": reviewed,
-        "label_correct_rate": sum(correct.values()) / reviewed if reviewed else None,
-        "grammatical_rate": grammatical / reviewed if reviewed else None,
+        "label_judged": label_judged,
+        "label_correct_rate": _rate(sum(correct.values()), label_judged),
+        "grammatical_rate": _rate(grammatical, reviewed),
         "label_correct_by_label": {k: correct[k] / judged[k] for k in sorted(judged)},
     }
     if status:
         done = set(annotations) | set(incoherent)
         summary |= {
+            "coherent_rate": _rate(coherent, reviewed),
+            "label_correct_by_status": {
+                k: correct_by_status[k] / judged_by_status[k] for k in sorted(judged_by_status)
+            },
             "annotations": dict(sorted(annotations.items())),
             "incoherent": sorted(incoherent),
             "pending": sum(1 for u, s in statuses.items() if s == NEEDS_ANNOTATION and u not in done),
         }
+    summary["problems"] = problems
     write_json_atomic(output, summary)
     return summary
+
+
+def review_of(summary: Mapping[str, Any], set_name: str) -> Mapping[str, Any] | None:
+    """The entry of ``summary["sets"]`` for the set file ``set_name``, or None."""
+    return next((s for s in summary.get("sets", []) if s["set"] == set_name), None)
 
 
 def apply_review(set_path: str | Path, summary_path: str | Path, output: str | Path) -> dict[str, Any]:
@@ -208,7 +289,10 @@ def apply_review(set_path: str | Path, summary_path: str | Path, output: str | P
         raise DataError(summary_path, f"not a readable review summary ({exc})") from None
     if "annotations" not in summary:
         raise DataError(summary_path, "no annotations: import a review of a set with label_status")
-    if summary.get("set_sha256") != sha256_file(set_path):
+    entry = review_of(summary, set_path.name)
+    if entry is None:
+        raise DataError(summary_path, f"does not review {set_path.name}")
+    if entry["sha256"] != sha256_file(set_path):
         raise DataError(summary_path, f"reviews another version of {set_path.name} (sha256 differs)")
     table = pq.read_table(set_path)
     annotations, incoherent = summary["annotations"], set(summary["incoherent"])

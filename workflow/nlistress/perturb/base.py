@@ -113,12 +113,29 @@ class Generator(ABC):
         "Naik, Ravichander, Sadeh, Rose and Neubig (2018). Stress Test Evaluation for Natural "
         "Language Inference. COLING."
     )
+    #: what the paper measured of its own set's labels, shown beside ours on the card as context
+    paper_quality: ClassVar[str] = "The paper reports no human validation of this kind of set."
+    #: how the set is built: "precise" (the default, high-precision construction) or "paper"
+    #: (the authors' released code, reproduced: ``nlistress.authors``)
+    mode: ClassVar[str] = "precise"
+    #: the settings it reads; others are left out of ``self.settings`` (and so of the
+    #: manifest). A paper-mode profile switches a test's ``generator`` by merging over the
+    #: default params, which cannot remove the default generator's own keys. None: all kept.
+    settings_keys: ClassVar[tuple[str, ...] | None] = None
+    #: the paper-mode generator that builds this test the authors' way, if their code exists
+    #: (``results/REPORT.md`` withholds the difference to the paper for a set built without it)
+    paper_generator: ClassVar[str | None] = None
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         """``settings`` are the test's own (``stress.tests.<test>``); ``params`` the whole config."""
         self.test = test
-        self.settings = dict(settings)
+        keep = self.settings_keys
+        self.settings = {k: v for k, v in settings.items() if keep is None or k in ("generator", *keep)}
         self.params = params
+
+    def paper_counterpart(self) -> str | None:
+        """The paper-mode generator of this test with these settings (``paper_generator``)."""
+        return self.paper_generator
 
     @abstractmethod
     def generate(self, table: pa.Table, context: Context, counts: RowCounts) -> Iterator[SetRow]:

@@ -55,6 +55,30 @@ Definitions this module adds to the paper's description:
   and the phrase goes in front ("$200" -> "less than $300"); at the start of
   a sentence the phrase is capitalised ("Less than 300 people ...").
 
+Precision filters (``filters`` setting; each drop counted as ``filter: <name>``)
+keep only premises whose three labels the rules decide:
+
+* the sentence filters of :mod:`.precision`: ``disfluent``, ``question``
+  (any ``?`` in the sentence: "How far can Bill travel in 21 minutes?"),
+  ``imperative`` ("Find the loss percentage"), ``fragment``;
+* the scope filters ``negation``, ``modal`` and ``conditional`` on the
+  changed number ("If he pays 12 installments", "wants to find 10 people"):
+  a number that is not asserted cannot be compared;
+* ``source_grammar``: the sentence was ungrammatical to begin with (a typo,
+  "2 inch", a missing article: :class:`.precision.SourceGrammar`);
+* ``entity_quality``: an entity counts only when it looks like a name: words
+  of letters only, at least one of them capitalised and longer than one
+  letter, none a single capital or a two-letter capital pair (geometry's
+  "AC", "Hose A"), a unit or an abbreviation with periods ("Rs.465.50",
+  "p.a.", "x=18P6", "cubic meters" are NER mistakes);
+* ``number_context``: the number is one whose "less than" reading is not
+  the sentence's: after an approximator ("about 15 mph", "at least"), in a
+  coordination ("are 50 and 100 respectively"), in a hyphen compound
+  ("3-letter codes"), after a determiner or adjective ("the first 2 hours",
+  "a 60 percent increase"), after the word "ratio" or "proportion", in a
+  sentence with "respectively", the number 1 (any other number needs a
+  plural noun: "2 part bleach"), or a year ("in 1990").
+
 Counts are in sentence units (``unit = "sentence"``): every sentence of every
 question read is one input unit, so a problem dropped for its answer or its
 rationale drops all its sentences under that reason; a kept sentence yields
@@ -77,8 +101,18 @@ import pyarrow as pa
 
 from ..errors import ConfigError
 from ..manifest import RowCounts
-from ..resources import spacy_pipeline
+from ..resources import spacy_pipeline, wordnet
 from .base import LABELS, Context, Generator, SetRow, row_rng
+from .precision import (
+    SCOPE_FILTERS,
+    SENTENCE_FILTERS,
+    FilterSwitch,
+    SourceGrammar,
+    decisive,
+    drop_reason,
+    scope_reasons,
+    sentence_reasons,
+)
 
 LABEL_IDS = {label: i for i, label in enumerate(LABELS)}
 LESS, MORE = "less than", "more than"
@@ -90,6 +124,25 @@ DROP_RATIONALE = "rationale longer than {n} sentences"
 DROP_NO_NUMBER = "no number"
 DROP_NO_CHANGEABLE = "no changeable number (only fractions, ratios, times, ordinals, zero, names)"
 DROP_NO_ENTITY = "no {labels} entity"
+
+NUMBER_FILTERS = ("number_context",)
+FILTERS = (*SENTENCE_FILTERS, "source_grammar", "entity_quality", *SCOPE_FILTERS, *NUMBER_FILTERS)
+# Words before a number that make it approximate or a bound ("about 15", "at least 5").
+_APPROXIMATORS = frozenset(
+    {"about", "approximately", "around", "nearly", "almost", "roughly", "over", "under",
+     "least", "most", "up", "exactly", "only", "just", "some", "circa", "within", "than"}
+)
+# A number coordinated with another ("50 and 100", "$850, and $705", "5 to 7").
+_NUMBER_AHEAD = r"(?:[$£€₹¥]|Rs\.?\s?)?\d"
+_COORDINATED_AFTER = re.compile(r"\S*?\s*(?:,\s*)?(?:and|or|to|,)\s*" + _NUMBER_AHEAD)
+_COORDINATED_BEFORE = re.compile(r"\d\S*\s*(?:,\s*)?(?:and|or|,)\s*(?:[$£€₹¥]|Rs\.?\s?)?$")
+# A sentence that spaCy started after an abbreviation's period ("... Rs. 140 from Ranchi").
+_ABBREVIATION_END = re.compile(
+    r"\b(?:Rs|Mr|Mrs|Ms|Dr|St|No|Jr|Sr|Co|Inc|Ltd|vs|etc|approx|[ap]\.m|[A-Z])\.\s*$", re.IGNORECASE
+)
+# Units and abbreviations that NER takes for names.
+_NOT_NAMES = frozenset({"rs", "inr", "cm", "km", "kg", "mph", "kmph", "sq", "ft", "hr", "hrs",
+                        "min", "sec", "cubic", "meters", "metres", "percent"})
 
 # A number literal in running text: 1,234,567.89 | 1234.5 | 12; answers may also be ".5".
 _LITERAL = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
@@ -286,6 +339,11 @@ def apply_edit(sentence: str, number: Number, new_literal: str, relation: str | 
     )
 
 
+def _is_percent(sentence: str, number: Number) -> bool:
+    """``number`` is a percentage ("40%", "60 percent", "5 per cent")."""
+    return re.match(r"\s?(?:%|percent\b|per cent\b)", sentence[number.end :]) is not None
+
+
 def _setting(settings: Mapping[str, Any], key: str, test: str) -> Any:
     if key not in settings:
         raise ConfigError(f"stress.tests.{test}.{key}: missing")
@@ -296,6 +354,7 @@ class Numerical(Generator):
     """Entailed, contradictory and neutral hypotheses from AQuA-RAT question sentences."""
 
     name = "numerical"
+    paper_generator = "numerical_authors"
     reads = "aqua"
     unit = "sentence"
     tests_for = (
@@ -307,6 +366,11 @@ class Numerical(Generator):
         "either changes a number or puts 'less than'/'more than' before an unchanged one; a "
         "neutral pair is the entailed pair flipped. Every premise gives one pair of each "
         "label, so a model must compare the quantities rather than rely on word overlap."
+    )
+    paper_quality = (
+        "Naik et al. (2018): at least two of three annotators agreed with the generated label on "
+        "91% of 100 sampled rows of their set (built from AQuA-RAT train), and found 92% "
+        "grammatical."
     )
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
@@ -336,6 +400,7 @@ class Numerical(Generator):
             raise ConfigError(
                 f"{where}.change_range: expected [low, high] with 0 < low <= high <= 1"
             )
+        self.filters = FilterSwitch(where, FILTERS, self.settings.get("filters"))
         batch_size = self.settings.get("batch_size", 256)
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"{where}.batch_size: expected an integer >= 1")
@@ -353,15 +418,67 @@ class Numerical(Generator):
     # -- stage 1: problem filters -----------------------------------------
 
     def _nlp(self) -> Any:
-        nlp = spacy_pipeline(self.params, disable=("tagger", "attribute_ruler", "lemmatizer"))
-        if "ner" not in nlp.pipe_names or not (
-            {"parser", "senter", "sentencizer"} & set(nlp.pipe_names)
-        ):
+        nlp = spacy_pipeline(self.params)
+        if not {"ner", "parser", "tagger"} <= set(nlp.pipe_names):
             raise ConfigError(
-                "resources.spacy_model: the numerical test needs a pipeline with a parser "
-                f"(or senter) and ner; {nlp.pipe_names} has not"
+                "resources.spacy_model: the numerical test needs a pipeline with a tagger, a "
+                f"parser and ner; {nlp.pipe_names} has not"
             )
         return nlp
+
+    # -- precision filters --------------------------------------------------
+
+    @staticmethod
+    def is_name(ent: Any) -> bool:
+        """The entity looks like a name, not an NER mistake on a unit, a variable or a point."""
+        words = ent.text.split()
+        if not words or any(not w.isalpha() for w in words):
+            return False  # digits, periods, "=": "Rs.465.50", "p.a.", "x=18P6"
+        if any(w.lower() in _NOT_NAMES for w in words):
+            return False
+        if any(len(w) <= 2 and w.isupper() for w in words):
+            return False  # "A", "AC", "BD": points, variables, hoses and ants
+        return any(w[:1].isupper() and len(w) > 1 for w in words)
+
+    @staticmethod
+    def number_context(sentence: Any, number: Number) -> bool:
+        """The number reads as exact and can take "less than" / "more than" in front of it."""
+        text = sentence.text
+        before = text[: number.start].rstrip()
+        after = text[number.end :]
+        if after[:1] == "-" and after[1:2].isalpha():
+            return False  # "3-letter codes"
+        if _COORDINATED_AFTER.match(after) or _COORDINATED_BEFORE.search(before):
+            return False  # "50 and 100", "$850, and $705", "5 to 7"
+        if re.search(r"\brespectively\b", text, re.IGNORECASE):
+            return False  # "speeds of 20m/s and 40m/s, respectively"
+        if number.value == 1:
+            return False  # "1 part": any other number needs a plural noun
+        if "." not in number.text and "," not in number.text and 1000 <= int(number.text) <= 2100:
+            return False  # a year
+        if re.search(r"\b(?:ratio|proportion)\b", before, re.IGNORECASE):
+            return False  # "in the ratio: 1 part bleach for every 4 parts"
+        previous = re.findall(r"[A-Za-z]+|\S", _CURRENCY_BEFORE.sub("", before))
+        if previous and previous[-1].lower() in _APPROXIMATORS:
+            return False
+        token = next((t for t in sentence if t.idx <= sentence.start_char + number.start < t.idx + len(t)), None)
+        if token is not None and token.i > sentence.start:
+            prev = token.doc[token.i - 1]
+            if prev.text in ("$", "£", "€", "₹", "¥") or prev.lower_ in ("rs", "rs.", "inr"):
+                prev = token.doc[token.i - 2] if token.i - 2 >= sentence.start else None
+            if prev is not None and (
+                prev.pos_ in ("DET", "ADJ", "NUM") or prev.dep_ == "amod" or prev.tag_ in ("VBG", "VBN")
+            ):
+                return False  # "the first 2 hours", "a 60 percent increase", "remaining 20"
+        return True
+
+    def number_reasons(self, sentence: Any, number: Number) -> list[str]:
+        """The switched-on number filters (context, then scope) that reject changing ``number``."""
+        if self.filters("number_context") and not self.number_context(sentence, number):
+            return ["number_context"]
+        start = sentence.start_char + number.start
+        token = next((t for t in sentence if t.idx <= start < t.idx + len(t)), None)
+        return scope_reasons(token, self.filters) if token is not None else []
 
     def rationale_sentences(self, rationales: Sequence[str | None], nlp: Any) -> list[int]:
         """Sentences per rationale (newline-separated lines, each split by spaCy, answer lines not counted).
@@ -385,11 +502,15 @@ class Numerical(Generator):
 
     # -- stage 3: the three pairs of one premise ---------------------------
 
-    def _change(self, number: Number, rng: Any) -> tuple[str, int, float]:
+    def _change(self, number: Number, rng: Any, percent: bool = False) -> tuple[str, int, float]:
+        """A changed literal for ``number``; a percentage stays at most 100 ("106% enrolled")."""
         direction = rng.choice((1, -1))
         ratio = rng.uniform(*self.change_range)
-        new, direction = change_value(number.value, decimals_of(number.text), direction, ratio)
-        return format_like(new, number.text), direction, ratio
+        new, used = change_value(number.value, decimals_of(number.text), direction, ratio)
+        if (percent and new > 100 and number.value < 100) or new == 1:
+            # A percentage stays a share; "1" would need a singular noun ("1 hours").
+            new, used = change_value(number.value, decimals_of(number.text), -used, ratio)
+        return format_like(new, number.text), used, ratio
 
     def pairs(
         self, sentence: str, numbers: Sequence[Number], rng: Any
@@ -397,14 +518,16 @@ class Numerical(Generator):
         """(label, premise, hypothesis, edit, extra params) for the three pairs of one premise."""
         # Entailment: change one number, prefix the relation that makes the original true.
         number = numbers[rng.randrange(len(numbers))]
-        new_literal, direction, ratio = self._change(number, rng)
+        new_literal, direction, ratio = self._change(number, rng, _is_percent(sentence, number))
         relation = LESS if number_value(new_literal) > number.value else MORE
         entailed = apply_edit(sentence, number, new_literal, relation)
         change_info = {"change_direction": direction, "change_ratio": ratio}
         # Contradiction: change a number, or prefix an unchanged one.
         number_c = numbers[rng.randrange(len(numbers))]
         if rng.random() < 0.5:
-            literal_c, direction_c, ratio_c = self._change(number_c, rng)
+            literal_c, direction_c, ratio_c = self._change(
+                number_c, rng, _is_percent(sentence, number_c)
+            )
             contradicted = apply_edit(sentence, number_c, literal_c, None)
             rule_c = "contradiction-changed"
             info_c = {"change_direction": direction_c, "change_ratio": ratio_c}
@@ -468,6 +591,9 @@ class Numerical(Generator):
             "premises": 0,
             "rows": 0,
         }
+        grammar = (
+            SourceGrammar(wordnet(self.params)) if self.filters("source_grammar") else None
+        )
         labels = set(self.entity_labels)
         docs = nlp.pipe(questions, batch_size=self.batch_size)
         for i, doc in enumerate(docs):
@@ -485,17 +611,36 @@ class Numerical(Generator):
                 if not any(ch.isdigit() for ch in text):
                     counts.drop(DROP_NO_NUMBER)
                     continue
-                ents = [e for e in sent.ents if e.label_ in labels]
+                labelled = [e for e in sent.ents if e.label_ in labels]
                 spans = [
-                    (e.start_char - sent.start_char, e.end_char - sent.start_char) for e in ents
+                    (e.start_char - sent.start_char, e.end_char - sent.start_char)
+                    for e in labelled
                 ]
                 numbers = find_numbers(text, spans)
                 if not numbers:
                     counts.drop(DROP_NO_CHANGEABLE)
                     continue
                 stats["sentences_with_number"] += 1
+                why = sentence_reasons(sent, self.filters)
+                if not why and grammar is not None and grammar.faults(sent):
+                    why = ["source_grammar"]
+                if self.filters("fragment") and index and _ABBREVIATION_END.search(
+                    sentences[index - 1].text
+                ):
+                    why = ["fragment", *why]  # split after "Rs.": "140 from Ranchi to Patna"
+                if self.filters("question") and "?" in text:
+                    why = ["question"]
+                if why:
+                    counts.drop(drop_reason(why[0]))
+                    continue
+                ents = [e for e in labelled if not self.filters("entity_quality") or self.is_name(e)]
                 if not ents:
-                    counts.drop(self.drop_no_entity)
+                    counts.drop(drop_reason("entity_quality") if labelled else self.drop_no_entity)
+                    continue
+                rejected = {n: self.number_reasons(sent, n) for n in numbers}
+                numbers = [n for n in numbers if not rejected[n]]
+                if not numbers:
+                    counts.drop(drop_reason(decisive([r[0] for r in rejected.values()], FILTERS)))
                     continue
                 counts.kept += 1
                 kept_here += 1
@@ -554,7 +699,11 @@ class Numerical(Generator):
             )
 
     def extra_stats(self) -> dict[str, Any]:
-        return {"problems": self.problem_counts.as_dict(), "stages": dict(self.stats)}
+        return {
+            "problems": self.problem_counts.as_dict(),
+            "stages": dict(self.stats),
+            "filters": self.filters.active(),
+        }
 
     def card_notes(self, manifest: Mapping[str, Any]) -> str:
         rows = manifest.get("rows") or {}
@@ -564,5 +713,9 @@ class Numerical(Generator):
             f"{rows.get('input', '?')} read, {rows.get('kept', '?')} premises kept, each giving "
             "one entailed, one contradictory and one neutral pair; sentences of problems "
             "dropped for a non-numerical answer or a long rationale are counted under that "
-            "reason."
+            f"reason. Rationales of up to {self.max_rationale_sentences} sentences are kept "
+            "(the paper says 3, the authors' released code 5 lines). The precision filters ("
+            + ", ".join(f"`{name}`" for name in self.filters.active())
+            + ") keep only statements whose numbers are asserted exact amounts next to a real "
+            "name, so that all three labels hold; each drop is counted above."
         )

@@ -149,6 +149,8 @@ def build_set(
         Path(output).unlink()
         raise DataError(input_path, f"{test}: no rows generated ({counts.as_dict()['dropped']})")
     extra = {"stats": stats} if (stats := generator.extra_stats()) else {}
+    # a default-mode set records the generator that would build it the authors' way
+    counterpart = generator.paper_counterpart() if generator.mode == "precise" else None
     manifest = write_manifest(
         output,
         counts,
@@ -161,6 +163,8 @@ def build_set(
             "family": family,
             "test": test,
             "generator": generator.name,
+            "mode": generator.mode,
+            **({"paper_generator": counterpart} if counterpart else {}),
             "settings": generator.settings,
             "seed": seed,
             "language": context.language,

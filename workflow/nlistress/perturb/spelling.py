@@ -4,6 +4,13 @@ One word with letters is sampled from the hypothesis and gets either a swap of
 two adjacent, different characters ("the" -> "teh") or one letter replaced by
 a neighbouring key on a QWERTY keyboard. Both edits always change the word;
 the kind of edit, the word and the position are recorded per row.
+
+The label stays only if the misspelling is not itself a word: "form" -> "from"
+changes the meaning. With the ``real_word`` filter on (the default) an edit
+that gives an English word is redrawn: a word of the source file's own
+vocabulary, a spaCy stop word, or a WordNet word form (any inflection). An
+example where ``max_draws`` draws all give words is dropped and counted as
+``filter: real_word``.
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ import pyarrow as pa
 
 from ..errors import ConfigError
 from ..manifest import RowCounts
+from ..resources import wordnet
 from .base import Context, Generator, SetRow, row_rng
+from .precision import FilterSwitch, drop_reason
 
 KINDS = ("swap", "keyboard")
 _WORD = re.compile(r"[^\W\d_]+")  # a run of letters (any script); digits and "_" excluded
@@ -71,10 +80,15 @@ class SpellingError(Generator):
     """One seeded spelling error per example, in a word sampled from one side."""
 
     name = "spelling_error"
+    paper_generator = "spelling_authors"
     tests_for = (
         "Robustness to noise. One word of the hypothesis is misspelled, either by swapping two "
         "adjacent characters or by replacing one letter with a neighbouring key on a QWERTY "
         "keyboard. People read through such typos; the gold label is unchanged."
+    )
+    paper_quality = (
+        "Naik et al. (2018) did not validate the spelling set: the label is the source's, "
+        "unchanged by construction."
     )
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
@@ -86,8 +100,25 @@ class SpellingError(Generator):
         if side not in ("premise", "hypothesis"):
             raise ConfigError(f"stress.tests.{test}.side: expected premise or hypothesis")
         self.kinds, self.side = list(kinds), side
+        self.filters = FilterSwitch(f"stress.tests.{test}", ("real_word",), self.settings.get("filters"))
+        draws = self.settings.get("max_draws", 20)
+        if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
+            raise ConfigError(f"stress.tests.{test}.max_draws: expected a positive integer, got {draws!r}")
+        self.max_draws = draws
+
+    def _lexicon(self, table: pa.Table) -> Any:
+        """``is_word(w)``: ``w`` (lower-cased) is an English word (see the module docstring)."""
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        known = set(STOP_WORDS)
+        for side in ("premise", "hypothesis"):
+            for text in table.column(side).to_pylist():
+                known.update(w.lower() for w in _WORD.findall(text or ""))
+        wn = wordnet(self.params)
+        return lambda word: word.lower() in known or wn.morphy(word.lower()) is not None
 
     def generate(self, table: pa.Table, context: Context, counts: RowCounts) -> Iterator[SetRow]:
+        is_word = self._lexicon(table) if self.filters("real_word") else (lambda _: False)
         for row in table.to_pylist():
             counts.input += 1
             text = row[self.side]
@@ -102,9 +133,15 @@ class SpellingError(Generator):
             else:
                 counts.drop("no word that a spelling error can change")
                 continue
-            match = rng.choice(eligible)
-            word, (start, end) = match.group(), match.span()
-            misspelled, position = misspell(word, candidate_kind, rng)
+            for _ in range(self.max_draws):
+                match = rng.choice(eligible)
+                word, (start, end) = match.group(), match.span()
+                misspelled, position = misspell(word, candidate_kind, rng)
+                if not is_word(misspelled):
+                    break
+            else:
+                counts.drop(drop_reason("real_word"))
+                continue
             edited = {"premise": row["premise"], "hypothesis": row["hypothesis"]}
             edited[self.side] = text[:start] + misspelled + text[end:]
             counts.kept += 1

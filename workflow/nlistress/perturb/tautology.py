@@ -10,6 +10,7 @@ sentence is kept byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -22,6 +23,17 @@ from .base import Context, Generator, SetRow
 SIDES = ("premise", "hypothesis", "both")
 
 
+# A sentence that ends in an abbreviation's period: "the U.S.", "Mr.", "etc.".
+_ABBREVIATION = re.compile(
+    r"(?:\b[A-Za-z]\.){2,}$|\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Inc|Ltd|Co|Corp|etc|vs|Gen|Gov|Sen|Rep|Rev|Mt|Ft)\.$"
+)
+
+
+#: the most times a tautology may be conjoined: each repeat lengthens every row, so a typo'd
+#: `repeat=100000000` would fill the memory instead of failing
+MAX_REPEAT = 100
+
+
 def conjoin(sentence: str, addition: str, final_punctuation: str) -> tuple[str, int]:
     """Insert ``addition`` after the last word, before trailing punctuation and spaces.
 
@@ -29,22 +41,35 @@ def conjoin(sentence: str, addition: str, final_punctuation: str) -> tuple[str, 
     ``"It was turbulent."`` + ``" and true is true"`` gives
     ``"It was turbulent and true is true."``; tokenised text keeps its space
     before the final stop (``"packages ."`` -> ``"packages and true is true ."``).
+    An abbreviation keeps its period: ``"Are you from the U.S.?"`` gives
+    ``"Are you from the U.S. and true is true?"``, and where that period also
+    ended the sentence (``"in the U.S."``) a final stop follows the addition.
     """
     end = len(sentence)
     while end and (sentence[end - 1].isspace() or sentence[end - 1] in final_punctuation):
+        if sentence[end - 1] == "." and _ABBREVIATION.search(sentence[:end]):
+            break
         end -= 1
-    return sentence[:end] + addition + sentence[end:], end
+    rest = sentence[end:]
+    if sentence[end - 1 : end] == "." and end and not any(c in ".!?" for c in rest):
+        rest = "." + rest  # the abbreviation's period was also the sentence's
+    return sentence[:end] + addition + rest, end
 
 
 class Tautology(Generator):
     """Conjoin a tautology ``repeat`` times to one or both sides; labels are unchanged."""
 
     name = "tautology"
+    paper_generator = "tautology_authors"
     tests_for = (
         "Robustness to distraction. A tautology (a statement true in every world, e.g. "
         '"true is true") is conjoined to the premise or the hypothesis. Since p ∧ True ≡ p, '
         "the gold label cannot change; a model that relies on word overlap, sentence length "
         'or strong negation words ("not") changes its prediction anyway.'
+    )
+    paper_quality = (
+        "Naik et al. (2018) did not validate the distraction sets: the label is the source's, "
+        "unchanged by construction."
     )
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
@@ -54,9 +79,9 @@ class Tautology(Generator):
         if side not in SIDES:
             raise ConfigError(f"stress.tests.{test}.side: expected one of {SIDES}, got {side!r}")
         repeat = self.settings.get("repeat", 1)
-        if not isinstance(repeat, int) or repeat < 1:
+        if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
             raise ConfigError(
-                f"stress.tests.{test}.repeat: expected an integer >= 1, got {repeat!r}"
+                f"stress.tests.{test}.repeat: expected an integer from 1 to {MAX_REPEAT}, got {repeat!r}"
             )
         if not self.settings.get("tautology"):
             raise ConfigError(f"stress.tests.{test}.tautology: missing")
@@ -78,17 +103,28 @@ class Tautology(Generator):
         once = f"{sep}{lang.get('connective', 'and')}{sep}{text}"
         return text, once * self.repeat
 
+    def edit(
+        self, row: Mapping[str, Any], sides: tuple[str, ...], addition: str, language: str
+    ) -> tuple[dict[str, str], dict[str, Any]]:
+        """The row's two sentences with ``addition`` conjoined to ``sides``, and what to record.
+
+        Paper mode overrides this one step (``nlistress.authors.distraction``);
+        the rest of :meth:`generate` is shared.
+        """
+        punctuation = self.languages[language].get("final_punctuation", ".!?")
+        edited = {"premise": row["premise"], "hypothesis": row["hypothesis"]}
+        offsets = {}
+        for side in sides:
+            edited[side], offsets[side] = conjoin(edited[side], addition, punctuation)
+        return edited, {"char_start": offsets}
+
     def generate(self, table: pa.Table, context: Context, counts: RowCounts) -> Iterator[SetRow]:
         text, addition = self.addition(context.language)
-        punctuation = self.languages[context.language].get("final_punctuation", ".!?")
         sides = ("premise", "hypothesis") if self.side == "both" else (self.side,)
         for row in table.to_pylist():
             counts.input += 1
             counts.kept += 1
-            edited = {"premise": row["premise"], "hypothesis": row["hypothesis"]}
-            offsets = {}
-            for side in sides:
-                edited[side], offsets[side] = conjoin(edited[side], addition, punctuation)
+            edited, recorded = self.edit(row, sides, addition, context.language)
             common = {
                 "dataset": context.dataset,
                 "split": context.split,
@@ -116,7 +152,7 @@ class Tautology(Generator):
                     "repeat": self.repeat,
                     "side": self.side,
                     "language": context.language,
-                    "char_start": offsets,
+                    **recorded,
                 },
                 **common,
             )

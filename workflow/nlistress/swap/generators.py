@@ -35,10 +35,12 @@ import pyarrow.parquet as pq
 from ..errors import ConfigError
 from ..manifest import RowCounts
 from ..perturb.base import LABELS, Context, Generator, row_rng
+from ..perturb.precision import decisive, drop_reason
 from ..perturb.runner import read_input
 from .factors import Factors
 from .index import PairIndex
 from .lexicons import Lexicon, antonym_lexicon, hypernym_lexicon, substitutes
+from .occurrences import FILTERS, OccurrenceFilter
 from .rows import SwapRow, swap_rows_to_table
 from .schema import SWAP_SCHEMA
 from .tokens import positions, replace_word
@@ -83,6 +85,10 @@ class SwapPairs(Generator):
         "Sanchez, Mitchell and Riedel (2018). Behavior Analysis of NLI Models: Uncovering the "
         "Influence of Three Factors on Robustness. NAACL."
     )
+    paper_quality: ClassVar[str] = (
+        "Sanchez et al. (2018) labelled the transformed rows by hand and discarded incoherent "
+        "ones; they report no agreement or error rate."
+    )
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         super().__init__(test, settings, params)
@@ -96,6 +102,7 @@ class SwapPairs(Generator):
         self.section: Mapping[str, Any] = params.get("swap") or {}
         self.frequency_min = int(self.section.get("frequency_min", 10))
         self.skip_shared = bool(self.section.get("skip_shared_words", True))
+        self.occurrences = OccurrenceFilter(params, "swap.filters", self.section.get("filters"))
         self._stats: dict[str, Any] = {}
 
     # -- inputs -------------------------------------------------------------
@@ -144,6 +151,14 @@ class SwapPairs(Generator):
                 found[number].append((a, b, relation))
         shared = self._skip_shared(source, found) if self.skip_shared else 0
         cols = {c: table[c].to_pylist() for c in ("uid", "premise", "hypothesis", "label", "genre")}
+        candidates = [
+            n for n, pairs in found.items()
+            if pairs and cols["label"][n] in LABELS
+            and (self.relation != "antonym" or cols["label"][n] == "contradiction")
+        ]
+        self.occurrences.check_grammar()
+        self.occurrences.parse(cols[side][n] for n in sorted(candidates) for side in ("premise", "hypothesis"))
+        filtered: Counter[str] = Counter()
         experiments: Counter[str] = Counter()
         statuses: Counter[str] = Counter()
         unseen: Counter[str] = Counter()
@@ -165,6 +180,13 @@ class SwapPairs(Generator):
             if label not in LABELS:
                 counts.drop("no gold label")
                 continue
+            pairs, reasons = self._filter_pairs(cols["premise"][number], cols["hypothesis"][number],
+                                                found[number])
+            filtered.update(reasons)
+            if not pairs:
+                counts.drop(drop_reason(decisive(reasons, FILTERS)))
+                continue
+            found[number] = pairs
             counts.kept += 1
             example = {c: cols[c][number] for c in cols}
             for w1, w2, relation in sorted(found[number]):
@@ -185,12 +207,30 @@ class SwapPairs(Generator):
             "frequency_min": self.frequency_min,
             "pairs": pairs_found,
             "pairs_skipped_shared_word": shared,
+            "filters": self.occurrences.switch.active(),
+            "pairs_dropped_by_filter": dict(sorted(filtered.items())),
             "rows_by_experiment": dict(sorted(experiments.items())),
             "label_status": dict(sorted(statuses.items())),
             "unseen_by_experiment": dict(sorted(unseen.items())),
             "polarity_by_experiment": {k: dict(sorted(v.items())) for k, v in sorted(polarities.items())},
             **({"substitutes_missing": dict(missing)} if missing else {}),
         }
+
+    def _filter_pairs(
+        self, premise: str, hypothesis: str, pairs: list[tuple[str, str, str]]
+    ) -> tuple[list[tuple[str, str, str]], list[str]]:
+        """The pairs whose every occurrence passes the filters, and the first reason of each other."""
+        kept, reasons = [], []
+        for w1, w2, relation in pairs:
+            allowed = self.occurrences.pair_pos(w1, w2, "antonym" if relation == "antonym" else "hypernym")
+            why = self.occurrences.reasons(premise, w1, allowed, w2) + self.occurrences.reasons(
+                hypothesis, w2, allowed, w1
+            )
+            if why:
+                reasons.append(why[0])
+            else:
+                kept.append((w1, w2, relation))
+        return kept, reasons
 
     @staticmethod
     def _skip_shared(source: PairIndex, found: dict[int, list[tuple[str, str, str]]]) -> int:
@@ -282,10 +322,12 @@ class SwapPairs(Generator):
                      w2: str, context: Context, train: PairIndex) -> Iterator[SwapRow]:
         """I_TA2 (hypothesis antonym -> substitute of w1), I_TA3 (premise antonym -> substitute of w2)."""
         for experiment, stays, goes in (("I_TA2", w1, w2), ("I_TA3", w2, w1)):
+            text = hypothesis if experiment == "I_TA2" else premise
+            pos = self.occurrences.pos_of(text, goes)
             candidates = [
                 (word, kind)
-                for word, kind in substitutes(stays, self.params)
-                if word not in (w1, w2) and max(train.frequency(word)) >= self.frequency_min
+                for word, kind, word_pos in substitutes(stays, goes, self.params)
+                if word_pos in pos and max(train.frequency(word)) >= self.frequency_min
             ]
             if not candidates:
                 continue

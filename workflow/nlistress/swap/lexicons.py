@@ -244,29 +244,71 @@ def hypernym_lexicon(section: Mapping[str, Any], params: Mapping[str, Any]) -> L
     )
 
 
-@functools.cache
-def _substitutes(nltk_data: str | None, word: str) -> tuple[tuple[str, str], ...]:
-    wn = wordnet({"resources": {"nltk_data": nltk_data}})
-    found: dict[str, str] = {}
-    synsets = wn.synsets(word)
-    relatives = {
-        "synonym": synsets,
-        "hyponym": [h for s in synsets for h in s.hyponyms() + s.instance_hyponyms()],
-        "hypernym": [h for s in synsets for h in s.hypernyms() + s.instance_hypernyms()],
+#: kinship nouns need a possessor ("a son up in a tree"), so they never stand in for another word
+KINSHIP = frozenset(
+    {
+        *("wife", "husband", "son", "daughter", "mother", "father", "brother", "sister"),
+        *("aunt", "uncle", "niece", "nephew", "cousin", "grandson", "granddaughter", "sibling"),
+        *("parent", "child", "offspring", "spouse", "widow", "widower", "fiance", "fiancee"),
     }
-    for kind in SUBSTITUTE_KINDS:  # a word related in several ways keeps the first kind
-        for synset in relatives[kind]:
-            for name in synset.lemma_names():
-                other = _lemma_word(name)
-                if other is not None and other != word:
-                    found.setdefault(other, kind)
-    return tuple(sorted(found.items()))
+)
 
 
-def substitutes(word: str, params: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    """(substitute, kind) for ``word`` from WordNet: its synonyms, hyponyms and hypernyms.
+@functools.cache
+def _substitutes(nltk_data: str | None, stays: str, goes: str) -> tuple[tuple[str, str, str], ...]:
+    wn = wordnet({"resources": {"nltk_data": nltk_data}})
+    found: dict[str, tuple[str, str]] = {}
+    for pos in ("n", "v", "a", "r"):
+        senses = wn.synsets(stays, pos)
+        if not senses:
+            continue
+        # Only the word's first (most frequent) sense, and only where the pair are antonyms
+        # in it: "head"/"foot" are antonyms as the ends of a thing, not as body parts.
+        synset = senses[0]
+        lemma = next((x for x in synset.lemmas() if x.name().lower() == stays), None)
+        if lemma is None or not any(a.name().lower() == goes for a in lemma.antonyms()):
+            continue
+        relatives = {
+            # adjectives have no hyponyms; their satellites ("elderly" for "old") are near-synonyms
+            "synonym": [synset, *synset.similar_tos()],
+            "hyponym": synset.hyponyms() + synset.instance_hyponyms(),
+            "hypernym": synset.hypernyms() + synset.instance_hypernyms(),
+        }
+        for kind in SUBSTITUTE_KINDS:  # a word related in several ways keeps the first kind
+            for relative in relatives[kind]:
+                for name in relative.lemma_names():
+                    other = _lemma_word(name)
+                    if other is None or other in (stays, goes) or other in KINSHIP:
+                        continue
+                    # The relative must be the substitute's own first (most frequent) sense:
+                    # "cat" is a kind of man only in a slang sense, "wave" a woman only in the navy.
+                    senses = wn.synsets(name, relative.pos())
+                    if senses and senses[0] == relative and _mostly(wn, name, pos):
+                        found.setdefault(other, (kind, pos))
+    return tuple(sorted((word, kind, pos) for word, (kind, pos) in found.items()))
 
-    ``kind`` says how the substitute relates to ``word`` (``hyponym``: the
-    substitute is a kind of ``word``). Cached per word, sorted.
+
+def _mostly(wn: Any, name: str, pos: str) -> bool:
+    """``name`` is used mostly as ``pos`` in SemCor ("outdoors" is an adverb far more than a noun)."""
+    counts: dict[str, int] = {}
+    for synset in wn.synsets(name):
+        p = "a" if synset.pos() == "s" else synset.pos()
+        for lemma in synset.lemmas():
+            if lemma.name() == name:
+                counts[p] = counts.get(p, 0) + lemma.count()
+    return counts.get(pos, 0) >= max(counts.values(), default=0)
+
+
+def substitutes(stays: str, goes: str, params: Mapping[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    """(substitute, kind, WordNet pos) for ``stays`` in the sense where ``goes`` is its antonym.
+
+    That sense must be the first (most frequent) sense of ``stays`` in its
+    part of speech. Synonyms (and, for adjectives, WordNet's similar satellites), hyponyms and
+    hypernyms of that one synset, each only where that synset is the
+    substitute's own most frequent sense and that part of speech its most
+    frequent one ("the outdoors of a house"), and no kinship noun: a substitute
+    from another sense or part of speech gives incoherent sentences ("A wave
+    in all black", "The make taught", "A cat is jumping over a rock"). ``kind`` says how the substitute relates to ``stays``
+    (``hyponym``: the substitute is a kind of ``stays``). Cached, sorted.
     """
-    return _substitutes(_nltk_data(params), word)
+    return _substitutes(_nltk_data(params), stays, goes)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from ..perturb.wording import agree_article, match_case
+
 #: a word: letters (any script), optionally hyphen-joined; compared lowercased
 WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
@@ -34,25 +36,19 @@ def positions(text: str, word: str) -> list[int]:
     return [i for i, w in enumerate(words(text)) if w == word]
 
 
-def _match_case(original: str, new: str) -> str:
-    """``new`` written in the capitalisation pattern of ``original`` (lower, Title, UPPER)."""
-    if len(original) > 1 and original.isupper():
-        return new.upper()
-    if original[:1].isupper():
-        return new[:1].upper() + new[1:]
-    return new
-
-
 def replace_word(text: str, old: str, new: str) -> str:
     """Every occurrence of word ``old`` in ``text`` replaced by ``new``, capitalisation kept.
 
     All occurrences go, as in the paper (footnote 3: a repeated word is
-    replaced everywhere), so the old word no longer occurs afterwards.
+    replaced everywhere), so the old word no longer occurs afterwards. An
+    indefinite article right before an occurrence follows the new word ("a
+    man" -> "an adult").
     """
     parts, last = [], 0
     for match in WORD.finditer(text):
         if match.group().lower() != old:
             continue
-        parts += [text[last : match.start()], _match_case(match.group(), new)]
+        before = agree_article(text[last : match.start()], old, new)
+        parts += [before, match_case(match.group(), new)]
         last = match.end()
     return "".join(parts) + text[last:]

@@ -32,6 +32,8 @@ from .tokenize import tokenizer
 
 SIDES = ("premise", "hypothesis")
 BLEU_ORDERS = (2, 3, 4)
+#: the most permutations per example: rows grow q-fold (the paper uses 100)
+MAX_Q = 1000
 # required: resample until q distinct permutations, drop the example if there are not
 # that many; best_effort: keep however many distinct ones exist; paper: draw exactly q
 # (as the paper's 100 seeds) and drop the example unless all are distinct.
@@ -203,15 +205,60 @@ def bleu(ids: np.ndarray, orders: np.ndarray) -> np.ndarray:
     return scores
 
 
-def _bleu_of(tokens: list[str], orders: np.ndarray) -> np.ndarray:
+def bleu_of(tokens: list[str], orders: np.ndarray) -> np.ndarray:
     ids = np.unique(np.array(tokens, dtype=object), return_inverse=True)[1]
     return bleu(ids, orders)
+
+
+def q_and_sides(settings: Mapping[str, Any], where: str) -> tuple[int, tuple[str, ...]]:
+    """A permutation test's ``q`` (permutations per example) and permuted ``sides``, checked."""
+    q, sides = settings.get("q", 100), tuple(settings.get("sides", SIDES))
+    if isinstance(q, bool) or not isinstance(q, int) or not 1 <= q <= MAX_Q:
+        raise ConfigError(f"{where}.q: expected an integer from 1 to {MAX_Q}, got {q!r}")
+    if not sides or any(side not in SIDES for side in sides):
+        raise ConfigError(f"{where}.sides: expected a non-empty subset of {SIDES}")
+    return q, sides
+
+
+def add_example_rows(
+    columns: dict[str, list[Any]], test: str, row: Mapping[str, Any], context: Context, params: str,
+    tokens: Mapping[str, list[str]], texts: Mapping[str, list[str]],
+    orders: Mapping[str, list[list[int]]], bleus: Mapping[str, np.ndarray],
+) -> None:  # fmt: skip
+    """Append one example's rows (one per permutation) to ``columns`` (``PERMUTE_SCHEMA``).
+
+    ``texts`` has both sides' sentences for every permutation; ``orders`` and
+    ``bleus`` only the permuted sides (the other side keeps no order, BLEU 1).
+    """
+    k = len(texts["premise"])
+    columns["uid"] += [f"{test}:{row['uid']}:{i}" for i in range(k)]
+    columns["source_uid"] += [row["uid"]] * k
+    columns["perm_index"] += range(k)
+    for key, value in (
+        ("dataset", context.dataset), ("split", context.split), ("label", row["label"]),
+        ("label_id", row["label_id"]), ("genre", row.get("genre")),
+        ("perturbation", test), ("perturbation_params", params),
+        ("premise_tokens", len(tokens["premise"])),
+        ("hypothesis_tokens", len(tokens["hypothesis"])),
+    ):  # fmt: skip
+        columns[key] += [value] * k
+    for side in SIDES:
+        columns[side] += texts[side]
+        if side in orders:
+            columns[f"{side}_order"] += orders[side]
+            for j, n in enumerate(BLEU_ORDERS):
+                columns[f"bleu{n}_{side}"] += bleus[side][:k, j].tolist()
+        else:
+            columns[f"{side}_order"] += [None] * k
+            for n in BLEU_ORDERS:
+                columns[f"bleu{n}_{side}"] += [1.0] * k
 
 
 class Permute(Generator):
     """q word-order permutations per example, in long format (one row per permutation)."""
 
     name = "permute"
+    paper_generator = "permute_authors"
     unit = "example"
     schema: ClassVar[pa.Schema] = PERMUTE_SCHEMA
     tests_for = (
@@ -221,21 +268,20 @@ class Permute(Generator):
         "permutation-acceptance metrics (Ω_max, Ω_rand, P^c, P^f) measure how often it does."
     )
     cites = "Sinha, Parthasarathi, Pineau and Williams (2021). UnNatural Language Inference. ACL."
+    paper_quality = (
+        "Sinha et al. (2021) keep the source label on purpose: the test measures how often a "
+        "model accepts a permuted pair, not whether the label still holds."
+    )
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         super().__init__(test, settings, params)
         where = f"permute.tests.{test}"
         s = self.settings
-        self.q = s.get("q", 100)
-        self.sides = tuple(s.get("sides", SIDES))
+        self.q, self.sides = q_and_sides(s, where)
         self.clump = float(s.get("clump", 0.0))
         self.min_tokens = s.get("min_tokens", 6)
         self.distinct = s.get("distinct", "required")
         self.max_draws = int(s.get("max_draws_per_permutation", 50)) * max(1, int(self.q))
-        if not isinstance(self.q, int) or self.q < 1:
-            raise ConfigError(f"{where}.q: expected an integer >= 1, got {self.q!r}")
-        if not self.sides or any(side not in SIDES for side in self.sides):
-            raise ConfigError(f"{where}.sides: expected a non-empty subset of {SIDES}")
         if not 0 <= self.clump < 1:
             raise ConfigError(f"{where}.clump: expected a share in [0, 1), got {self.clump!r}")
         if not isinstance(self.min_tokens, int) or self.min_tokens < 2:
@@ -243,6 +289,10 @@ class Permute(Generator):
         if self.distinct not in DISTINCT:
             raise ConfigError(f"{where}.distinct: expected one of {DISTINCT}")
         self.tokenizers = (params.get("permute") or {}).get("tokenizers") or {}
+
+    def paper_counterpart(self) -> str | None:
+        """The authors' code permutes every word; a clumped set has no paper-mode build."""
+        return self.paper_generator if self.clump == 0 else None
 
     def generate(self, table: pa.Table, context: Context, counts: RowCounts) -> Iterator[SetRow]:
         raise NotImplementedError("Permute writes columns directly: use generate_batches")
@@ -335,7 +385,7 @@ class Permute(Generator):
                 continue
             tokens, orders, clumps = planned
             k = min(len(o) for o in orders.values())
-            bleus = {side: _bleu_of(tokens[side], orders[side][:k]) for side in orders}
+            bleus = {side: bleu_of(tokens[side], orders[side][:k]) for side in orders}
             counts.kept += 1
             params = json.dumps(
                 {**settings, "clump_start": {s: c for s, c in clumps.items() if c is not None}},
@@ -348,27 +398,8 @@ class Permute(Generator):
                     texts[side] = [joiner.join(words[o]) for o in orders[side][:k]]
                 else:
                     texts[side] = [row[side]] * k
-            columns["uid"] += [f"{self.test}:{row['uid']}:{i}" for i in range(k)]
-            columns["source_uid"] += [row["uid"]] * k
-            columns["perm_index"] += range(k)
-            for key, value in (
-                ("dataset", context.dataset), ("split", context.split), ("label", row["label"]),
-                ("label_id", row["label_id"]), ("genre", row.get("genre")),
-                ("perturbation", self.test), ("perturbation_params", params),
-                ("premise_tokens", len(tokens["premise"])),
-                ("hypothesis_tokens", len(tokens["hypothesis"])),
-            ):  # fmt: skip
-                columns[key] += [value] * k
-            for side in SIDES:
-                columns[side] += texts[side]
-                if side in orders:
-                    columns[f"{side}_order"] += orders[side][:k].tolist()
-                    for j, n in enumerate(BLEU_ORDERS):
-                        columns[f"bleu{n}_{side}"] += bleus[side][:k, j].tolist()
-                else:
-                    columns[f"{side}_order"] += [None] * k
-                    for n in BLEU_ORDERS:
-                        columns[f"bleu{n}_{side}"] += [1.0] * k
+            add_example_rows(columns, self.test, row, context, params, tokens, texts,
+                             {side: orders[side][:k].tolist() for side in orders}, bleus)
             if len(columns["uid"]) >= self.batch_rows:
                 yield pa.Table.from_pydict(columns, schema=PERMUTE_SCHEMA)
                 columns = {field.name: [] for field in PERMUTE_SCHEMA}

@@ -1,0 +1,647 @@
+"""Precision filters: which sentences a labelling rule may edit, read off spaCy's parse.
+
+A rule-made label is a claim about meaning: "replacing this adjective by its
+antonym makes a contradiction", "prefixing *less than* to a larger number keeps
+the sentence true". Such a claim holds only where the edited word is asserted:
+in a declarative statement, outside negation, modality, conditionals and
+questions. Where it does not hold, the row is dropped, never guessed.
+
+Each check has a name. A generator's ``filters`` setting switches them on or
+off (:class:`FilterSwitch`); every unit a filter removes is counted in the
+set's manifest under ``filter: <name>``, so ``input = kept + dropped`` still
+holds and a reader sees what each filter cost.
+
+The sentence checks look at the spaCy sentence that holds the edited word:
+
+``disfluent``
+    transcribed speech: a long sentence (over 15 words) with no capital letter
+    and no final stop, a filler (*uh*, *um*, *um-hum*, ...), the lower-case
+    pronoun "i", or a word said twice in a row ("it's it's"); or garbled text: a double space before a capital inside
+    the sentence ("dangerous to  Every trip"), "??", ".,". Such text is not
+    grammatical to begin with, so neither is any edit of it.
+``question``
+    ends with a question mark, or opens with an auxiliary followed by its
+    subject ("Is this a good move", "Did you see the old house").
+``imperative``
+    the root is a bare verb (tag ``VB``) with no subject ("Find the number",
+    "Take a long walk"), or the sentence opens with "let's"/"let us".
+``fragment``
+    no finite verb in the sentence ("Very nice.", "A big house on the hill."),
+    or one that opens it without a subject ("Takes you away from the city.").
+
+The scope checks look at the edited word's :func:`scope` (the word, the
+words above it in the parse, and their dependents), so a negation in a
+sibling clause does not count:
+
+``negation``
+    a negator (``neg`` dependency, *no*, *never*, *nothing*, *without*, ...)
+    or a verb that negates its complement (*deny*, *doubt*, *fail*, *lack*,
+    ...): an antonym under negation is not a contradiction ("no discernible"
+    -> "no indiscernible", "contributes nothing to the smooth").
+``modal``
+    a modal auxiliary (tag ``MD``: *might*, *could*, *would*, ...; the future
+    *will*/*shall* asserts and is allowed), a frequency or partial qualifier
+    (*often*, *sometimes*, *potentially*, "in some cases") or a hedging adverb (*maybe*, *perhaps*, *probably*, ...): "might take a long
+    time" and "might take a short time" are compatible.
+``conditional``
+    a conditional or non-veridical subordinator or verb (*if*, *unless*,
+    *whether*, *when* (unless in the past tense), *as long as*, *suppose*, *hope*, *want*, *require*,
+    ...), an infinitive above the word ("hard to make a new language"), an
+    embedded question ("considers what makes a good school"), a disjunction
+    ("either provocative or conservative") or quotation marks around it: the
+    edited word is not asserted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
+from typing import Any
+
+from ..errors import ConfigError
+
+SENTENCE_FILTERS = ("disfluent", "question", "imperative", "fragment")
+SCOPE_FILTERS = ("negation", "modal", "conditional")
+
+#: words that negate (lower-cased tokens); spaCy also marks "not"/"n't" as ``neg``
+NEGATORS = frozenset(
+    {
+        *("no", "not", "n't", "never", "nothing", "nobody", "none", "nowhere", "neither"),
+        *("nor", "without", "cannot", "hardly", "barely", "scarcely", "rarely", "seldom"),
+        *("nope", "noone", "naught"),
+    }
+)
+#: verbs (lemmas) whose complement is negated or not asserted as true
+NEGATING_VERBS = frozenset(
+    {"deny", "doubt", "fail", "lack", "refuse", "avoid", "prevent", "forbid", "ban", "stop"}
+)
+#: hedging adverbs: the sentence does not assert its content outright
+HEDGES = frozenset(
+    {
+        *("maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "presumably"),
+        *("supposedly", "allegedly", "apparently", "conceivably", "hopefully", "sort", "kind"),
+        # frequency and degree: "often the best were minors" and "often the worst were minors"
+        *("potentially", "often", "oftentimes", "sometimes", "occasionally", "frequently"),
+        *("partly", "partially", "mostly", "largely", "rarely"),
+    }
+)
+#: subordinators and verbs (lemmas) that put their clause outside what is asserted
+CONDITIONALS = frozenset(
+    {
+        *("if", "unless", "whether", "suppose", "supposing", "assuming", "imagine", "lest"),
+        *("wish", "hope", "want", "need", "try", "plan", "expect", "intend", "seek", "pretend"),
+        *("until", "when", "whenever", "otherwise"),  # unless past: see _conditional
+        # mandative verbs: "requires that the public be made aware" asserts nothing yet
+        *("require", "demand", "ask", "insist", "recommend", "propose", "suggest", "urge"),
+        # permission: "a situation that lets me make everybody happy" asserts no one is
+        *("let", "allow", "permit", "enable"),
+    }
+)
+_TEMPORAL = frozenset({"when", "until", "whenever"})
+_MODIFIER_PHRASES = frozenset(
+    {"advmod", "npadvmod", "neg", "det", "predet", "quantmod", "mark", "aux", "preconj"}
+)
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
+_WRAPPERS = "\"'”’)]»"
+
+
+def _last_char(span: Any) -> str:
+    text = span.text.rstrip().rstrip(_WRAPPERS).rstrip()
+    return text[-1:] if text else ""
+
+
+FILLERS = frozenset(
+    {"uh", "um", "uh-huh", "um-hum", "uh-hum", "huh", "hm", "hmm", "er", "erm", "mm", "yeah", "oh",
+     "ooh", "yep", "nope"}
+)
+
+
+# Text with a hole: a double space before a capital inside the sentence ("dangerous to  Every
+# trip"), or characters lost in conversion ("m??tro").
+_GARBLED = re.compile(r"\S {2,}[A-Z]|\?\?|\.,")
+
+
+def is_disfluent(span: Any) -> bool:
+    if _GARBLED.search(span.text.strip()):
+        return True
+    words = [t for t in span if not (t.is_punct or t.is_space)]
+    # A long sentence with no capital and no full stop is a transcript ("yeah well they do it
+    # every year and..."); a short lower-case one is a hurried but well-formed sentence.
+    if len(words) > 15 and not any(ch.isupper() for ch in span.text) and _last_char(span) not in ".!?":
+        return True
+    if any(t.lower_ in FILLERS or t.text == "i" for t in words):
+        return True  # fillers, and the lower-case "i" of transcripts
+    return any(a.lower_ == b.lower_ and a.is_alpha for a, b in pairwise(words))
+
+
+def is_question(span: Any) -> bool:
+    if _last_char(span) == "?":
+        return True
+    first = next((t for t in span if not t.is_punct), None)
+    if first is None or first.pos_ != "AUX":
+        return False
+    # "Is this a good move" / "Did you see it": an auxiliary first, its subject right after.
+    nxt = first.nbor(1) if first.i + 1 < span.end else None
+    return nxt is not None and nxt.dep_ in _SUBJECTS and _last_char(span) != "."
+
+
+def is_imperative(span: Any) -> bool:
+    words = [t for t in span if not t.is_punct]
+    if len(words) >= 2 and words[0].lower_ == "let" and words[1].lower_ in ("'s", "us"):
+        return True
+    root = span.root
+    if root.tag_ != "VB" or any(c.dep_ in _SUBJECTS for c in root.children):
+        return False
+    # Only adverbs, interjections, "please", "do"/"don't" may come before the verb.
+    before = [t for t in words if t.i < root.i]
+    return all(t.pos_ in ("ADV", "INTJ", "PART", "AUX") or t.lower_ == "please" for t in before)
+
+
+def is_fragment(span: Any) -> bool:
+    """No finite verb anywhere in the sentence ("Very nice.", "Poor and rich.", "Back page
+    story about ..."). The parser's root is not trusted alone: it is often a noun in a
+    misparsed full sentence ("The amount of resources available ... increases")."""
+    if not any(t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in span):
+        return True
+    root = span.root
+    return root.tag_ in ("VBD", "VBZ") and not any(c.dep_ in _SUBJECTS for c in root.children) and (
+        root.i == next((t.i for t in span if not t.is_punct), root.i)
+    )  # "Takes you away from ...": a finite verb with no subject
+
+
+def _negates(token: Any) -> bool:
+    return token.dep_ == "neg" or token.lower_ in NEGATORS or (
+        token.pos_ in ("VERB", "AUX") and token.lemma_.lower() in NEGATING_VERBS
+    )
+
+
+#: modals that state the future, not a possibility: "it will be cold" asserts it
+FUTURE = frozenset({"will", "'ll", "shall"})
+
+
+#: "in some cases", "at times", "in many ways": the statement holds only partly
+_PARTIAL_HEADS = frozenset(
+    {"case", "instance", "time", "way", "respect", "area", "situation", "circumstance", "point",
+     "sense", "place", "part"}
+)
+
+
+def _modal(token: Any) -> bool:
+    if token.tag_ == "MD" and token.lower_ not in FUTURE:
+        return True
+    if token.lower_ in HEDGES:
+        return True
+    return token.dep_ == "det" and token.lower_ in ("some", "many", "certain") and (
+        token.head.lemma_.lower() in _PARTIAL_HEADS
+    )
+
+
+def _conditional(token: Any) -> bool:
+    if token.lower_ in _TEMPORAL:
+        # "when it was dark": a past clause tells what happened; a present one is a condition
+        clause = token.head
+        return not (clause.tag_ == "VBD" or any(c.tag_ == "VBD" for c in clause.children if c.dep_.startswith("aux")))
+    if token.lower_ in CONDITIONALS or token.lemma_.lower() in CONDITIONALS:
+        return True
+    # "as long as": a condition spelled with a comparative
+    doc, i = token.doc, token.i
+    return token.lower_ == "long" and 0 < i < len(doc) - 1 and doc[i - 1].lower_ == doc[i + 1].lower_ == "as"
+
+
+def scope(token: Any) -> list[Any]:
+    """The tokens whose meaning reaches ``token``: it, its ancestors, and their dependents.
+
+    A negator, modal or conditional attached to the word, to the noun or verb
+    it depends on, or to any clause above it takes the word in its scope
+    ("no discernible", "might take a long time", "I don't think it is good");
+    one in a sibling clause ("It was cold and nobody came") does not.
+    """
+    chain = [token, *token.ancestors]
+    out = list(chain)
+    for node in chain:
+        for child in node.children:
+            if child in chain or child.dep_ == "conj":
+                continue
+            # Adverbials, determiners and markers bring their whole phrase ("no longer");
+            # a subject or object brings its determiner ("no leeway is possible").
+            out += list(child.subtree) if child.dep_ in _MODIFIER_PHRASES else [child]
+            # ... a prepositional phrase its object: "in some cases".
+            if child.dep_ == "prep":
+                for obj in child.children:
+                    out += [obj, *(d for d in obj.children if d.dep_ == "det")]
+            # ... and its quantifier: "Not many cities contain a large array".
+            for d in child.children:
+                if d.dep_ in ("det", "predet", "amod", "nummod", "quantmod"):
+                    out += [x for x in d.subtree if x.dep_ in ("det", "predet", "neg", "advmod") or x is d]
+    return out
+
+
+def has_negation(tokens: Iterable[Any]) -> bool:
+    return any(_negates(t) for t in tokens)
+
+
+def has_modal(tokens: Iterable[Any]) -> bool:
+    return any(_modal(t) for t in tokens)
+
+
+def has_conditional(tokens: Iterable[Any]) -> bool:
+    return any(_conditional(t) for t in tokens)
+
+
+def in_wh_clause(token: Any) -> bool:
+    """A clause above ``token`` is an embedded question or free relative ("considers what
+    makes a good school", "asks which road is safe"): its content is not asserted."""
+    for node in token.ancestors:
+        if node.pos_ in ("VERB", "AUX") and node.dep_ in ("ccomp", "csubj", "pcomp", "advcl", "xcomp") and any(
+            c.tag_ in ("WP", "WDT", "WRB", "WP$") for c in node.children
+        ):
+            return True
+    return False
+
+
+def in_disjunction(token: Any) -> bool:
+    """``token`` (or a phrase above it) is one side of an "or" ("either provocative or
+    conservative"): neither side is asserted."""
+    for node in (token, *token.ancestors):
+        conjuncts = [node, *node.conjuncts]
+        if any(c.dep_ == "cc" and c.lower_ in ("or", "either", "nor") for n in conjuncts for c in n.children):
+            return True
+        if node.dep_ not in ("conj", "amod", "acomp", "attr", "advmod", "compound"):
+            break  # the disjunction must coordinate the word's own phrase
+    return False
+
+
+_CHECKS = {
+    "disfluent": is_disfluent,
+    "question": is_question,
+    "imperative": is_imperative,
+    "fragment": is_fragment,
+}
+_SCOPE_CHECKS = {
+    "negation": has_negation,
+    "modal": has_modal,
+    "conditional": has_conditional,
+}
+
+
+class FilterSwitch:
+    """The filters a generator runs: its known names, each on or off (``filters`` setting).
+
+    Unknown names are refused, so a misspelt filter cannot silently stay on.
+    """
+
+    def __init__(
+        self, where: str, known: Sequence[str], settings: Mapping[str, Any] | None
+    ) -> None:
+        settings = dict(settings or {})
+        unknown = sorted(set(settings) - set(known))
+        if unknown:
+            raise ConfigError(
+                f"{where}.filters: unknown filter(s) {', '.join(unknown)} (known: {', '.join(known)})"
+            )
+        for name, value in settings.items():
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}.filters.{name}: expected true or false, got {value!r}")
+        self.known = tuple(known)
+        self.on = {name: settings.get(name, True) for name in known}
+
+    def __call__(self, name: str) -> bool:
+        return self.on[name]
+
+    def active(self) -> list[str]:
+        return [name for name in self.known if self.on[name]]
+
+
+def sentence_reasons(
+    span: Any, switch: FilterSwitch, names: Sequence[str] = SENTENCE_FILTERS
+) -> list[str]:
+    """Switched-on sentence filters among ``names`` (disfluent, question, imperative,
+    fragment) that reject ``span``."""
+    return [
+        name for name in names if name in switch.on and switch(name) and _CHECKS[name](span)
+    ]
+
+
+#: predicates whose infinitive complement is asserted ("was able to see", "seems to be")
+IMPLICATIVES = frozenset(
+    {"manage", "start", "begin", "continue", "happen", "seem", "appear", "tend", "use", "get",
+     "remember", "proceed", "go"}
+)
+
+
+def in_infinitive(token: Any) -> bool:
+    """A verb above ``token`` is an infinitive ("hard to make a new language", "to provide a
+    useful view", "is able to buy 5 more for $300"): a purpose, an ability or a possibility,
+    not something said to happen. Infinitives of implicative predicates ("managed to see",
+    "seems to be") assert their content."""
+    return any(
+        a.tag_ == "VB"
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in a.children)
+        and a.head.lemma_.lower() not in IMPLICATIVES
+        for a in token.ancestors
+    )
+
+
+#: verbs that introduce direct speech: a quotation after them is said, and so asserted
+SPEECH_VERBS = frozenset(
+    {"say", "ask", "reply", "cry", "shout", "answer", "whisper", "add", "tell", "exclaim",
+     "remark", "murmur", "continue", "mutter", "call", "scream", "yell", "respond", "explain"}
+)
+
+
+def in_quotes(token: Any) -> bool:
+    """``token`` is inside quotation marks that mention a line rather than report speech
+    ("One of my favorite lines was "I'm guilty""); a quotation with a speech verb ("'It's
+    cold,' she said") is what someone said, and counts as asserted."""
+    sent = token.sent
+    before = sent.doc.text[sent.start_char : token.idx]
+    if sum(before.count(q) for q in ('"', "“", "”")) % 2 == 0:
+        return False
+    return not any(t.lemma_.lower() in SPEECH_VERBS for t in sent)
+
+
+def non_asserted(token: Any) -> bool:
+    """An infinitive, an embedded question, a disjunction or quotation marks around ``token``."""
+    return in_infinitive(token) or in_wh_clause(token) or in_disjunction(token) or in_quotes(token)
+
+
+def scope_reasons(token: Any, switch: FilterSwitch) -> list[str]:
+    """Switched-on scope filters (negation, modal, conditional) that reject an edit of ``token``.
+
+    ``conditional`` also covers an infinitive above the word (:func:`in_infinitive`).
+    """
+    tokens = scope(token)
+    return [
+        name for name, check in _SCOPE_CHECKS.items()
+        if name in switch.on and switch(name)
+        and (check(tokens) or (name == "conditional" and non_asserted(token)))
+    ]
+
+
+def wordnet_compound(
+    wn: Any, token: Any, cache: dict[str, bool], antonyms: tuple[str, ...] = ()
+) -> bool:
+    """``token`` and a neighbour or its head form a WordNet multiword lemma.
+
+    "public health", "high school", "hot dog", "brand-new": the word is part
+    of a name for something else, and changing it changes the thing, not a
+    property of it. A compound whose antonym twin is a WordNet lemma too
+    ("young man" / "old man") is a lexicalised contrast and does not count.
+    ``cache`` maps joined names to the answer.
+    """
+    doc = token.doc
+    pairs = []
+    if token.i + 1 < len(doc):
+        nxt = doc[token.i + 1]
+        pairs += [(token.lower_, nxt.lower_), (token.lemma_.lower(), nxt.lemma_.lower())]
+    if token.i > 0:
+        pairs.append((doc[token.i - 1].lower_, token.lower_))
+    if token.dep_ in ("amod", "compound"):
+        pairs.append((token.lemma_.lower(), token.head.lemma_.lower()))
+    for a, b in pairs:
+        if not (a.isalpha() and b.isalpha()):
+            continue
+        if _in_wordnet(wn, f"{a}_{b}", cache) and not any(
+            _in_wordnet(wn, f"{x}_{b}" if token.lower_ in (a,) or token.lemma_.lower() == a else f"{a}_{x}", cache)
+            for x in antonyms
+        ):
+            return True
+    return False
+
+
+def _in_wordnet(wn: Any, name: str, cache: dict[str, bool]) -> bool:
+    """``name`` ("young_man") or its hyphenated spelling is a WordNet lemma (cached)."""
+    if name not in cache:
+        cache[name] = bool(wn.synsets(name) or wn.synsets(name.replace("_", "-")))
+    return cache[name]
+
+
+def drop_reason(name: str) -> str:
+    """The manifest's drop reason for a filter."""
+    return f"filter: {name}"
+
+
+def decisive(reasons: Iterable[str], order: Sequence[str]) -> str:
+    """The reason a unit with several rejected candidates is dropped under: the commonest, then filter order."""
+    counts = Counter(reasons)
+    return min(counts, key=lambda r: (-counts[r], order.index(r) if r in order else len(order)))
+
+
+# -- source grammar ------------------------------------------------------------
+
+#: nouns that go bare after a preposition ("at home", "by car", "on stage", "in bed")
+BARE_NOUN_IDIOMS = frozenset(
+    {
+        *("home", "school", "bed", "work", "church", "college", "class", "town", "foot"),
+        *("hand", "car", "bus", "train", "boat", "bike", "bicycle", "horseback", "stage"),
+        *("camera", "court", "prison", "jail", "hospital", "university", "office", "sea"),
+        *("land", "air", "fire", "board", "duty", "line", "time", "dinner", "lunch"),
+        *("breakfast", "night", "day", "top", "front", "back", "side", "television", "tv"),
+        *("screen", "paper", "film", "record", "vacation", "holiday", "break", "display"),
+        *("sale", "tour", "guard", "hold", "site", "camp", "deck", "shore", "stage", "sight"),
+    }
+)
+#: WordNet classes of nouns that are always countable: a bare singular one lacks its article
+#: (artifacts and substances are often mass nouns: "enjoying cake", "in winter gear")
+_COUNTABLE_CLASSES = frozenset({"person.n.01", "animal.n.01"})
+_INDEFINITE_PRONOUNS = frozenset(
+    {"someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody", "noone",
+     "no-one", "something", "anything", "everything", "nothing"}
+)
+_SINGULAR_DETS = frozenset({"a", "an", "this", "that", "each", "every", "another"})
+_PLURAL_WORDS = frozenset(
+    {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
+     "twenty", "hundred", "these", "those", "several", "many", "few", "both", "multiple"}
+)
+_ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those"})
+_PREFIXES = ("re", "un", "pre", "co", "non", "over", "under", "out", "mid", "multi", "anti", "mis")
+_SUFFIXES = ("s", "es", "ed", "ing", "y", "ly", "er", "ers", "less", "like", "ness", "ee", "ees")
+_SENTENCE_ADVERBS = frozenset({"However", "Therefore", "Moreover", "Furthermore", "Thus", "Hence"})
+#: nouns with only a plural form: "a scissors" is wrong
+_PLURALIA = frozenset({"scissors", "pants", "jeans", "trousers", "shorts", "pliers", "tongs", "glasses"})
+#: word pairs no English sentence has ("beside of a dog", "since of the pain")
+_BAD_BIGRAMS = frozenset({("beside", "of"), ("since", "of"), ("despite", "of"), ("among", "of")})
+
+
+class SourceGrammar:
+    """Errors a source sentence already has, which every edit of it keeps (``source_grammar``).
+
+    A row whose sentence was ungrammatical before the edit is ungrammatical
+    after it, so it cannot count as a well-formed test item. What can be
+    told from the parse and a word list:
+
+    - a typo: a lower-case word of six letters or more that is neither a spaCy
+      stop word nor a WordNet word (its own form or spaCy's lemma), nor a known
+      word with a common prefix or suffix, nor two known words run together,
+      but is one edit away from a word attested in SemCor ("seraching",
+      "wealthies", "prohobits"); new words ("hoodie", "wetsuit") have no such
+      neighbour and pass. The check reads the word alone, never the rest of
+      the input, so a subset of a file is filtered as the whole is;
+    - number disagreement: "a ... villas", "A young women", "Three woman", "2 inch"
+      (not in compounds such as "a six-year study", nor "a few days");
+    - two articles or demonstratives on one noun with nothing between them
+      ("have a done a great job", "the these roles");
+    - a person or animal noun (always countable) as subject or object with no
+      determiner ("woman drinks a beer"), unless it has a compound modifier
+      or a name follows it ("NBA commissioner", "local boy Gates");
+    - a sentence adverb capitalised after a comma ("here, However, there is");
+    - a comma splice with no subject ("standing near the water , looks to be
+      throwing"), a plural subject with a singular verb ("The elements ... encapsulates"),
+      a finite verb used as a modifier ("a newly establishes
+      building"), "a" before a plural-only noun ("a scissors"), a comparative
+      followed by "that" ("more dangerous that"), "worth of" before an amount,
+      and impossible word pairs ("beside of", "since of").
+    """
+
+    def __init__(self, wn: Any) -> None:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        self.wn = wn
+        self.stop_words = STOP_WORDS
+        self._known_words: dict[str, bool] = {}
+        self._attested: dict[str, bool] = {}
+        self._countable: dict[str, bool] = {}
+
+    def _known(self, word: str) -> bool:
+        if word not in self._known_words:
+            self._known_words[word] = word in self.stop_words or self.wn.morphy(word) is not None
+        return self._known_words[word]
+
+    def _is_attested(self, word: str) -> bool:
+        """A word SemCor has seen (a stop word, or a WordNet lemma with a count)."""
+        if word not in self._attested:
+            base = self.wn.morphy(word)
+            self._attested[word] = word in self.stop_words or (
+                base is not None
+                and any(
+                    lemma.count() > 0
+                    for synset in self.wn.synsets(base)
+                    for lemma in synset.lemmas()
+                    if lemma.name().lower() == base
+                )
+            )
+        return self._attested[word]
+
+    def _derived(self, word: str) -> bool:
+        """A known word with an affix ("rehired", "twitchy") or two run together ("waterpark")."""
+        if any(word.startswith(p) and self._known(word[len(p):]) for p in _PREFIXES):
+            return True
+        if any(word.endswith(s) and self._known(word[: -len(s)]) for s in _SUFFIXES):
+            return True
+        return any(
+            self._known(word[:i]) and self._known(word[i:]) for i in range(3, len(word) - 2)
+        )
+
+    def _typo(self, token: Any) -> bool:
+        word = token.lower_
+        if len(word) < 6 or self._known(word) or self.wn.synsets(token.lemma_.lower()):
+            return False
+        if self._derived(word):
+            return False
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        neighbours = {a + b[1:] for a, b in splits if b}
+        neighbours |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+        neighbours |= {a + c + b[1:] for a, b in splits if b for c in letters}
+        neighbours |= {a + c + b for a, b in splits for c in letters}
+        neighbours.discard(word)
+        return any(self._is_attested(n) for n in neighbours)
+
+    def _is_countable(self, lemma: str) -> bool:
+        if lemma not in self._countable:
+            senses = self.wn.synsets(lemma, "n")
+            self._countable[lemma] = bool(senses) and any(
+                s.name() in _COUNTABLE_CLASSES for path in senses[0].hypernym_paths() for s in path
+            )
+        return self._countable[lemma]
+
+    @staticmethod
+    def _in_compound(token: Any) -> bool:
+        """Part of a hyphenated modifier ("six-year", "15-minute")."""
+        doc = token.doc
+        return (token.i > 0 and doc[token.i - 1].text == "-") or (
+            token.i + 1 < len(doc) and doc[token.i + 1].text == "-"
+        )
+
+    def faults(self, span: Any) -> list[str]:
+        """What is wrong with ``span`` before any edit (empty when nothing is found)."""
+        out = []
+        for t in span:
+            children = list(t.children)
+            if t.is_alpha and t.is_lower and t.pos_ not in ("PROPN", "INTJ", "X", "PRON") and self._typo(t):
+                out.append(f"typo {t.text!r}")
+            if not t.is_alpha or self._in_compound(t):
+                continue
+            if (
+                t.tag_ in ("NNS", "NNPS")
+                and any(c.dep_ == "det" and c.lower_ in _SINGULAR_DETS for c in children)
+                and not any(c.dep_ == "compound" or c.lower_ in ("few", "couple", "lot", "number", "great", "good") for c in children)
+            ):
+                out.append(f"singular determiner on {t.text!r}")  # not "A pirate boards", "a few days"
+            if t.tag_ == "NN" and t.dep_ not in ("compound", "nmod", "npadvmod", "amod") and (
+                t.lower_ not in ("percent", "ft", "cent", "pm", "am")
+            ) and any(
+                c.i < t.i
+                and (
+                    (c.dep_ == "nummod" and (c.lower_ in _PLURAL_WORDS or (c.text.isdigit() and int(c.text) > 1)))
+                    or (c.dep_ in ("det", "amod") and c.lower_ in _PLURAL_WORDS)
+                )
+                for c in children
+            ):
+                out.append(f"plural number on {t.text!r}")
+            articles = sorted(c.i for c in children if c.dep_ == "det" and c.lower_ in _ARTICLES)
+            if len(articles) > 1 and not any(
+                t.doc[i].is_punct or t.doc[i].dep_ == "cc" for i in range(articles[0], articles[-1])
+            ):
+                out.append(f"two determiners on {t.text!r}")
+            if (
+                t.tag_ == "NN"
+                and t.lower_ not in _INDEFINITE_PRONOUNS
+                and t.dep_ in ("nsubj", "nsubjpass", "dobj")
+                and not any(c.dep_ in ("det", "poss", "nummod", "predet", "quantmod", "compound") for c in children)
+                and not (t.i + 1 < len(t.doc) and t.doc[t.i + 1].pos_ == "PROPN")
+                and self._is_countable(t.lemma_.lower())
+            ):
+                out.append(f"no determiner on {t.text!r}")
+            if t.text in _SENTENCE_ADVERBS and t.i > span.start and t.doc[t.i - 1].text == ",":
+                out.append(f"{t.text!r} capitalised after a comma")
+            if t.lower_ in _PLURALIA and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in children):
+                out.append(f"'a' before {t.text!r}")
+            if t.i + 1 < span.end and (t.lower_, t.doc[t.i + 1].lower_) in _BAD_BIGRAMS:
+                out.append(f"{t.text!r} followed by {t.doc[t.i + 1].text!r}")
+            if t.tag_ == "VBZ" and not any(c.dep_ == "conj" for c in t.children):
+                # (a plural verb is often a mistagged bare infinitive: "did Lewis commit")
+                subjects = [c for c in children if c.dep_ == "nsubj"]
+                if len(subjects) == 1 and subjects[0].tag_ == "NNS" and not subjects[0].lower_.endswith(
+                    ("series", "news", "species")
+                ) and not any(
+                    c.dep_ in ("conj", "cc") for c in subjects[0].children
+                ):
+                    out.append(f"{subjects[0].text!r} does not agree with {t.text!r}")
+            if (
+                t.tag_ in ("VBZ", "VBD")
+                and t.dep_ == "conj"
+                and t.i > 0 and t.doc[t.i - 1].text == ","
+                and not any(c.dep_ in _SUBJECTS for c in children)
+                and not any(c.dep_ == "cc" for c in t.head.children)
+            ):
+                out.append(f"comma splice before {t.text!r}")  # "near the water , looks to be"
+            if t.tag_ in ("NN", "NNS") and t.dep_ == "compound" and any(c.dep_ == "advmod" for c in children):
+                out.append(f"adverb on the modifier {t.text!r}")  # "a newly establishes building"
+            if t.tag_ == "VBZ" and t.dep_ in ("amod", "compound"):
+                out.append(f"finite verb {t.text!r} used as a modifier")  # "newly establishes building"
+            if t.tag_ in ("JJR", "RBR") or (t.lower_ in ("more", "less") and t.dep_ == "advmod"):
+                nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+                after = t.doc[t.i + 2] if t.i + 2 < len(t.doc) else None
+                if (nxt is not None and nxt.lower_ == "that") or (
+                    t.tag_ not in ("JJR", "RBR") and after is not None and after.lower_ == "that"
+                    and nxt is not None and nxt.pos_ == "ADJ"
+                ):
+                    out.append(f"comparative {t.text!r} followed by 'that'")  # "more dangerous that"
+            if t.lower_ == "worth" and t.i + 2 < len(t.doc) and t.doc[t.i + 1].lower_ == "of" and (
+                t.doc[t.i + 2].like_num or t.doc[t.i + 2].text in ("$", "£", "€", "₹", "Rs", "Rs.")
+            ):
+                out.append("'worth of' before an amount")  # "a property worth of $1023.65"
+        return out
