@@ -3,9 +3,7 @@ models.evaluate, score them. `snakemake models` builds all of it; `train` and th
 predict rules declare GPU resources (models.resources) for the SLURM profile and run on
 the CPU when no GPU is present."""
 
-import shlex
-
-from nlistress.models.settings import VARIANTS, evaluation_targets, runs, split_of
+from nlistress.models.settings import VARIANTS, evaluation_targets, model_spec, runs, split_of
 
 MODELS = config.get("models", {})
 MODEL_RUNS = runs(config)
@@ -33,12 +31,25 @@ def train_inputs(w):
     roles = {"negation": ["negation"], "permute": ["permuted"], "max_entropy": ["permuted"]}
     for role in roles.get(w.variant, []):
         inputs[role] = f"data/augmented/{tests[role]}/{dataset}_{split}.parquet"
+    glove = model_spec(config, w.model).settings.get("glove")
+    download = glove_download(glove) if glove else None
+    if download:
+        inputs["glove"] = f"data/raw/{download}.manifest.json"
     return inputs
 
 
+def glove_download(path):
+    """The `downloads` entry whose folder holds a model's GloVe file (data/raw/<name>/...), if any."""
+    parts = str(path).split("/")
+    if len(parts) > 3 and parts[:2] == ["data", "raw"] and parts[2] in config.get("downloads", {}):
+        return parts[2]
+    return None
+
+
 def train_options(w, input):
-    return " ".join(f"--{role} {shlex.quote(str(input[role]))}"
-                    for role in ("dev", "negation", "permuted") if role in input.keys())
+    """`--dev`, `--negation`, `--permuted` with their files (a list: `{params.options:q}` quotes each)."""
+    return [word for role in ("dev", "negation", "permuted") if role in input.keys()
+            for word in (f"--{role}", str(input[role]))]
 
 
 rule train:
@@ -55,8 +66,8 @@ rule train:
     log:
         "logs/models/train/{model}/{variant}.log",
     shell:
-        "nlistress train {wildcards.model:q} --variant {wildcards.variant} --train {input.train:q}"
-        " {params.options} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+        "nlistress train {wildcards.model:q} --variant {wildcards.variant:q} --train {input.train:q}"
+        " {params.options:q} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 
 rule predict:
@@ -120,12 +131,12 @@ rule score:
         csv="results/scores/{model}/{variant}.csv",
     params:
         config=lambda w: config_json(permute={"metrics": config.get("permute", {}).get("metrics", {})}),
-        pairs=lambda w: " ".join(f"--set {shlex.quote(s)} --predictions {shlex.quote(p)}"
-                                 for s, p in evaluation_pairs(w)),
+        pairs=lambda w: [word for s, p in evaluation_pairs(w) for word in ("--set", s, "--predictions", p)],
+        run=lambda w: f"{w.model}/{w.variant}",
     log:
         "logs/models/score/{model}/{variant}.log",
     shell:
-        "nlistress score --model {wildcards.model}/{wildcards.variant} {params.pairs}"
+        "nlistress score --model {params.run:q} {params.pairs:q}"
         " -o {output.json:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 

@@ -139,7 +139,14 @@ class SentenceEncoderNLI(_Embedded):
         self.encoder = encoders[arch]()
         self.hypothesis_only = bool(s["hypothesis_only"])
         n_features = self.encoder.out_dim * (1 if self.hypothesis_only else 4)
-        self.classifier = _mlp(n_features, s["mlp_dim"], n_labels, s["dropout"], nn.Tanh)
+        if s.get("classifier", "mlp") == "linear":  # InferSent's nonlinear_fc 0
+            hidden = s["mlp_dim"]
+            self.classifier = nn.Sequential(
+                nn.Dropout(s["dropout"]), nn.Linear(n_features, hidden), nn.Linear(hidden, hidden),
+                nn.Linear(hidden, n_labels),
+            )  # fmt: skip
+        else:
+            self.classifier = _mlp(n_features, s["mlp_dim"], n_labels, s["dropout"], nn.Tanh)
 
     def forward(self, p: torch.Tensor, pl: torch.Tensor, h: torch.Tensor, hl: torch.Tensor):
         v = self.encoder(self.embed(h), hl)

@@ -17,6 +17,7 @@ import torch
 
 from ..config import DatasetSpec, deep_merge, test_targets
 from ..errors import ConfigError
+from .text import TOKENIZERS, UNKNOWN
 
 # Training variants: which extra training data each one reads (see models.data).
 VARIANTS = ("plain", "negation", "permute", "max_entropy")
@@ -24,6 +25,9 @@ ENCODER_ARCHS = ("cbow", "bilstm", "infersent", "convnet", "ce", "dam", "esim")
 TRANSFORMER_ARCH = "transformer"
 # Interaction models compare the two sentences word by word: no hypothesis-only form.
 INTERACTION_ARCHS = ("dam", "esim")
+# The sentence encoders' classifier: one tanh hidden layer, or InferSent's three stacked
+# linear maps (its nonlinear_fc 0, as Poliak et al. trained it).
+CLASSIFIERS = ("mlp", "linear")
 
 
 def _section(params: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -77,6 +81,11 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
         )
     if arch == TRANSFORMER_ARCH and not settings.get("checkpoint"):
         raise ConfigError(f"{where}.checkpoint: a transformer needs a model name or local folder")
+    for key, allowed in (("tokenizer", TOKENIZERS), ("unknown", UNKNOWN), ("classifier", CLASSIFIERS)):
+        if key in settings and settings[key] not in allowed:
+            raise ConfigError(f"{where}.{key}: expected one of {', '.join(allowed)}, got {settings[key]!r}")
+    if settings.get("unknown") == "drop" and not settings.get("glove"):
+        raise ConfigError(f"{where}.unknown: drop keeps only words with a GloVe vector, so it needs glove")
     for key in ("epochs", "batch_size", "max_length"):
         value = settings.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -1,20 +1,32 @@
 """Words to ids for the encoder models: tokeniser, vocabulary, GloVe vectors, padding.
 
-Tokenisation is one regular expression, ``\\w+|[^\\w\\s]``: runs of word
-characters, and every other non-space character on its own. SNLI is already
-whitespace tokenised (``packages .``), and MultiNLI/ANLI keep punctuation
-attached (``enough.``); the regex splits both the same way, so a model trained
-on one reads the other. No external tokeniser means no extra download and the
-same ids on every machine.
+Two tokenisers (``models.text.tokenizer``):
+
+- ``regex`` (default): ``\\w+|[^\\w\\s]``, runs of word characters and every
+  other non-space character on its own. SNLI is already whitespace tokenised
+  (``packages .``), and MultiNLI/ANLI keep punctuation attached (``enough.``);
+  the regex splits both the same way, so a model trained on one reads the
+  other, with no download and the same ids on every machine.
+- ``nltk``: NLTK's ``word_tokenize`` as Poliak et al. ran it on every sentence
+  (Penn-Treebank words: ``do n't``, ``U.S.``, quotes as two backquotes). Its Punkt
+  sentence model is a separate download, so an untrained Punkt with a short
+  list of English abbreviations (``ABBREVIATIONS``) stands in for it; the two
+  differ only on abbreviations outside the list that end a token mid-text.
+
+Words without an id become ``<unk>`` (``unknown: unk``) or are left out of the
+sentence (``unknown: drop``: InferSent's handling, where only words with a GloVe
+vector exist, used by the paper profile).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -22,21 +34,48 @@ import torch
 from ..errors import ConfigError, DataError
 
 PAD, UNK = "<pad>", "<unk>"
+TOKENIZERS = ("regex", "nltk")
+UNKNOWN = ("unk", "drop")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+#: abbreviations the stand-in for NLTK's trained Punkt model never ends a sentence after
+ABBREVIATIONS = frozenset(
+    {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "mt", "u.s", "u.k", "e.g", "i.e", "etc",
+     "vs", "inc", "co", "corp", "ltd", "no", "jan", "feb", "aug", "sept", "oct", "nov", "dec",
+     "a.m", "p.m", "gen", "gov", "sen", "rep", "rev", "ft", "lb", "oz"}
+)  # fmt: skip
 
 
-def tokenize(text: str, lowercase: bool) -> list[str]:
+@functools.cache
+def _nltk_tokenizers() -> tuple[Any, Any]:
+    from nltk.tokenize import NLTKWordTokenizer
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    parameters = PunktParameters()
+    parameters.abbrev_types = set(ABBREVIATIONS)
+    return PunktSentenceTokenizer(parameters), NLTKWordTokenizer()
+
+
+def tokenize(text: str, lowercase: bool, tokenizer: str = "regex") -> list[str]:
+    """The words of ``text`` under one of ``TOKENIZERS``."""
+    if tokenizer == "nltk":
+        sentences, words = _nltk_tokenizers()
+        tokens = [w for sentence in sentences.tokenize(text) for w in words.tokenize(sentence)]
+        return [t.lower() for t in tokens] if lowercase else tokens
     return _TOKEN.findall(text.lower() if lowercase else text)
 
 
 class Vocabulary:
     """Token <-> id; id 0 is ``<pad>``, id 1 is ``<unk>``; the rest by frequency, then text."""
 
-    def __init__(self, tokens: Sequence[str], lowercase: bool) -> None:
+    def __init__(
+        self, tokens: Sequence[str], lowercase: bool, tokenizer: str = "regex", unknown: str = "unk"
+    ) -> None:
         if list(tokens[:2]) != [PAD, UNK]:
             raise ValueError("a vocabulary starts with <pad>, <unk>")
+        if tokenizer not in TOKENIZERS or unknown not in UNKNOWN:
+            raise ValueError(f"tokenizer {tokenizer!r} / unknown {unknown!r}")
         self.tokens = list(tokens)
-        self.lowercase = lowercase
+        self.lowercase, self.tokenizer, self.unknown = lowercase, tokenizer, unknown
         self.index = {token: i for i, token in enumerate(self.tokens)}
 
     def __len__(self) -> int:
@@ -44,8 +83,9 @@ class Vocabulary:
 
     @classmethod
     def build(
-        cls, texts: Iterable[str], lowercase: bool, min_freq: int, max_size: int | None
-    ) -> Vocabulary:
+        cls, texts: Iterable[str], lowercase: bool, min_freq: int, max_size: int | None,
+        tokenizer: str = "regex", unknown: str = "unk",
+    ) -> Vocabulary:  # fmt: skip
         """Count tokens of ``texts``; keep those seen ``min_freq`` times (at most ``max_size``).
 
         Ties in frequency are broken by the token text, so the ids never depend
@@ -53,37 +93,47 @@ class Vocabulary:
         """
         counts: Counter[str] = Counter()
         for text in texts:
-            counts.update(tokenize(text, lowercase))
+            counts.update(tokenize(text, lowercase, tokenizer))
         kept = sorted((t for t, n in counts.items() if n >= min_freq), key=lambda t: (-counts[t], t))
         if max_size is not None:
             kept = kept[:max_size]
-        return cls([PAD, UNK, *kept], lowercase)
+        return cls([PAD, UNK, *kept], lowercase, tokenizer, unknown)
+
+    def keep(self, ids: Iterable[int]) -> Vocabulary:
+        """The vocabulary of only these ids (plus ``<pad>``, ``<unk>``), in their order."""
+        kept = sorted(i for i in set(ids) if i > 1)
+        return Vocabulary([PAD, UNK, *(self.tokens[i] for i in kept)], self.lowercase,
+                          self.tokenizer, self.unknown)  # fmt: skip
 
     def encode(self, text: str, max_length: int) -> list[int]:
         """Ids of ``text``'s first ``max_length`` tokens; an empty text reads as one ``<unk>``."""
-        ids = [self.index.get(t, 1) for t in tokenize(text, self.lowercase)[:max_length]]
+        words = tokenize(text, self.lowercase, self.tokenizer)
+        if self.unknown == "drop":
+            ids = [i for i in (self.index.get(t) for t in words) if i is not None][:max_length]
+        else:
+            ids = [self.index.get(t, 1) for t in words[:max_length]]
         return ids or [1]
 
     def save(self, path: Path) -> None:
-        path.write_text(
-            json.dumps({"lowercase": self.lowercase, "tokens": self.tokens}, ensure_ascii=False),
-            encoding="utf-8",
-        )
+        data = {"lowercase": self.lowercase, "tokenizer": self.tokenizer, "unknown": self.unknown,
+                "tokens": self.tokens}  # fmt: skip
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, path: Path) -> Vocabulary:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(data["tokens"], bool(data["lowercase"]))
+            return cls(data["tokens"], bool(data["lowercase"]), data.get("tokenizer", "regex"),
+                       data.get("unknown", "unk"))  # fmt: skip
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DataError(path, f"not a vocabulary file ({exc})") from None
 
 
-def load_glove(path: Path, vocab: Vocabulary, dim: int) -> tuple[torch.Tensor, int]:
+def load_glove(path: Path, vocab: Vocabulary, dim: int) -> tuple[torch.Tensor, set[int]]:
     """Rows of a GloVe text file (``word v1 ... v_dim`` per line) for the words of ``vocab``.
 
     Words the file lacks keep a small random vector from torch's (seeded)
-    generator; returns the matrix and how many words were found. Lowercased
+    generator; returns the matrix and the ids of the words found. Lowercased
     vocabularies look up the file's words lowercased (first occurrence wins).
     """
     if not path.is_file():
@@ -109,7 +159,7 @@ def load_glove(path: Path, vocab: Vocabulary, dim: int) -> tuple[torch.Tensor, i
             except ValueError:
                 raise DataError(path, f"non-numeric vector for {word!r}", lineno) from None
             found.add(i)
-    return weights, len(found)
+    return weights, found
 
 
 def pad_batch(sequences: Sequence[Sequence[int]]) -> tuple[torch.Tensor, torch.Tensor]:

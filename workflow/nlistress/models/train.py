@@ -81,12 +81,25 @@ def _optimizer(model: torch.nn.Module, s: Mapping[str, Any]) -> torch.optim.Opti
 
 
 class LearningRatePolicy:
-    """``lr_policy.kind``: ``constant``, ``step`` (lr times factor every step_size epochs) or
-    ``plateau`` (lr times factor when the dev accuracy has not improved for ``patience`` epochs)."""
+    """What happens to the learning rate after each epoch (``lr_policy.kind``).
+
+    - ``constant``;
+    - ``step``: lr times ``factor`` every ``step_size`` epochs;
+    - ``plateau``: lr times ``factor`` when the dev accuracy has not improved for
+      ``patience`` epochs, never below ``min_lr``;
+    - ``infersent``: Conneau et al.'s SGD schedule, which Poliak et al. trained
+      with: lr divided by ``shrink`` after an epoch without a better dev accuracy,
+      training ends once lr falls below ``min_lr``, and otherwise lr times
+      ``decay`` before the next epoch.
+    """
+
+    KINDS = ("constant", "step", "plateau", "infersent")
 
     def __init__(self, optimizer: torch.optim.Optimizer, policy: Mapping[str, Any]) -> None:
         self.kind = policy.get("kind", "constant")
+        self.optimizer = optimizer
         factor, min_lr = float(policy.get("factor", 0.5)), float(policy.get("min_lr", 0.0))
+        self.finished = False
         if self.kind == "plateau":
             self.scheduler: Any = torch.optim.lr_scheduler.ReduceLROnPlateau(
                 optimizer, mode="max", factor=factor, patience=int(policy.get("patience", 0)),
@@ -96,14 +109,27 @@ class LearningRatePolicy:
             self.scheduler = torch.optim.lr_scheduler.StepLR(
                 optimizer, step_size=int(policy.get("step_size", 1)), gamma=factor
             )
+        elif self.kind == "infersent":
+            self.decay, self.shrink = float(policy.get("decay", 0.99)), float(policy.get("shrink", 5.0))
+            self.min_lr, self.best = min_lr, -np.inf
         elif self.kind != "constant":
-            raise ConfigError(f"models lr_policy.kind: unknown {self.kind!r} (constant, step, plateau)")
+            raise ConfigError(
+                f"models lr_policy.kind: unknown {self.kind!r} (known: {', '.join(self.KINDS)})"
+            )
 
     def step(self, score: float) -> None:
         if self.kind == "plateau":
             self.scheduler.step(score)
         elif self.kind == "step":
             self.scheduler.step()
+        elif self.kind == "infersent":
+            for group in self.optimizer.param_groups:
+                if score <= self.best:
+                    group["lr"] /= self.shrink
+                self.finished = group["lr"] < self.min_lr
+                if not self.finished:
+                    group["lr"] *= self.decay
+            self.best = max(self.best, score)
 
 
 def _evaluate(predictor: EncoderPredictor, dev: pd.DataFrame) -> dict[str, float]:
@@ -130,14 +156,21 @@ def train_encoder(
     s = spec.settings
     vocab = Vocabulary.build(
         chain(train["premise"], train["hypothesis"]), bool(s["lowercase"]), int(s["min_freq"]),
-        s.get("max_vocab"),
+        s.get("max_vocab"), s.get("tokenizer", "regex"), s.get("unknown", "unk"),
     )  # fmt: skip
     seed_everything(seed, device)
+    weights = None
+    if vocab.unknown == "drop":  # InferSent: only words with a GloVe vector exist
+        weights, found = load_glove(Path(s["glove"]), vocab, int(s["embedding_dim"]))
+        log_line(f"glove: {len(found)} of {len(vocab)} vocabulary words found in {s['glove']}; "
+                 "the others are dropped from every sentence")  # fmt: skip
+        weights, vocab = weights[[0, 1, *sorted(found - {0, 1})]], vocab.keep(found)
     model = build_model(spec.arch, len(vocab), s, len(labels))
     if s.get("glove"):
-        weights, found = load_glove(Path(s["glove"]), vocab, int(s["embedding_dim"]))
+        if weights is None:
+            weights, found = load_glove(Path(s["glove"]), vocab, int(s["embedding_dim"]))
+            log_line(f"glove: {len(found)} of {len(vocab)} vocabulary words found in {s['glove']}")
         model.embedding.weight.data.copy_(weights)
-        log_line(f"glove: {found} of {len(vocab)} vocabulary words found in {s['glove']}")
     model.to(device)
     log_line(f"{spec.name}: {spec.arch}, vocabulary {len(vocab)}, "
              f"{sum(p.numel() for p in model.parameters())} parameters, {len(train)} rows")  # fmt: skip
@@ -180,9 +213,13 @@ def train_encoder(
                  f"lr {row['lr']:.3g}", f"{rate:.0f} rows/s")  # fmt: skip
         score = row["dev_accuracy"] if dev is not None else -row["train_loss"]
         policy.step(score)
-        if score > best_score:
+        improved = score > best_score
+        if improved:
             best_score, best_state, waited = score, copy.deepcopy(model.state_dict()), 0
-        else:
+        if policy.finished:
+            log_line(f"stop: learning rate below lr_policy.min_lr after epoch {epoch}")
+            break
+        if not improved:
             waited += 1
             if patience is not None and waited >= int(patience):
                 log_line(f"early stop: no improvement for {waited} epoch(s)")

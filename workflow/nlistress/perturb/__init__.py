@@ -24,6 +24,12 @@ GENERATORS = {
     "numerical": "nlistress.perturb.numerical:Numerical",
     "permute": "nlistress.unli.permute:Permute",
     "swap_pairs": "nlistress.swap.generators:SwapPairs",
+    # Paper mode: the authors' own constructions (profiles/paper/params.yaml).
+    "tautology_authors": "nlistress.authors.distraction:AuthorsTautology",
+    "antonymy_authors": "nlistress.authors.antonymy:AuthorsAntonymy",
+    "numerical_authors": "nlistress.authors.numerical:AuthorsNumerical",
+    "spelling_authors": "nlistress.authors.spelling:AuthorsSpelling",
+    "permute_authors": "nlistress.authors.permute:AuthorsPermute",
 }
 
 

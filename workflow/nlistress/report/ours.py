@@ -22,10 +22,18 @@ from .papers import REQUIRED, PaperTable
 
 @dataclass(frozen=True)
 class Found:
-    """Our value (a number, or a word list) and the file it was read from."""
+    """Our value (a number, or a word list), the file it was read from, and how its set was built.
+
+    ``mode`` is the set's build mode ("paper": the authors' construction; "precise": the
+    default one) when the number comes from a generated set, else None. ``like_for_like``
+    is False for a default-mode set of a test the authors' code builds differently: the
+    report then prints our number but no difference to the paper's.
+    """
 
     value: Any
     where: str
+    mode: str | None = None
+    like_for_like: bool = True
 
 
 @dataclass(frozen=True)
@@ -129,9 +137,28 @@ class OurResults:
         if "dataset" in link and (why := self.dataset_missing(link)):
             return why
         found = getattr(self, f"_{table.source}")(table, link)
-        if isinstance(found, Found) and isinstance(found.value, int | float):
-            return Found(found.value * table.scale, found.where)
-        return found
+        if not isinstance(found, Found):
+            return found
+        value = found.value * table.scale if isinstance(found.value, int | float) else found.value
+        mode, like = self.set_mode(link)
+        return Found(value, found.where, mode, like)
+
+    def set_mode(self, link: Mapping[str, Any]) -> tuple[str | None, bool]:
+        """How the set a cell reads was built, and whether that is the authors' construction.
+
+        A set built before modes were recorded counts as the default mode.
+        """
+        if not {"test", "dataset", "split"} <= set(link):
+            return None, True
+        name = f"{link['test']}/{link['dataset']}_{link['split']}.manifest.json"
+        families = [str(link["family"])] if "family" in link else ["stress", "permute", "swap"]
+        for family in families:
+            manifest = self._json(self.data / "sets" / family / name)
+            if manifest is not None:
+                params = manifest.get("params", {})
+                mode = str(params.get("mode", "precise"))
+                return mode, not (mode == "precise" and params.get("paper_generator"))
+        return None, True
 
     # -- sources ------------------------------------------------------------
 

@@ -23,7 +23,12 @@ from ..tables import csv_table, latex_table, markdown_table, tex_escape
 from .ours import Found, Lookup, Missing, OurResults
 from .papers import Paper, PaperTable
 
-LEGEND = "Cells: paper / ours (ours minus paper), in the paper's unit; n/a: no number."
+LEGEND = (
+    "Cells: paper / ours (ours minus paper), in the paper's unit; n/a: no number. A number of "
+    "ours marked * comes from a set built in the default (high-precision) mode where the "
+    "authors' code builds it differently: not like for like, so no difference is given; "
+    "`--configfile profiles/paper/params.yaml` builds every such set the authors' way."
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,8 @@ def _fmt(value: float | None, digits: int) -> str:
 
 
 def _difference(cell: Cell) -> float | None:
-    if cell.paper is None or not isinstance(cell.ours, Found):
+    """Ours minus the paper's, only where the two are like for like."""
+    if cell.paper is None or not isinstance(cell.ours, Found) or not cell.ours.like_for_like:
         return None
     return float(cell.ours.value) - float(cell.paper)
 
@@ -63,9 +69,17 @@ def _difference(cell: Cell) -> float | None:
 def _cell_text(cell: Cell) -> str:
     digits = cell.table.digits
     ours = cell.ours.value if isinstance(cell.ours, Found) else None
-    text = f"{_fmt(cell.paper, digits)} / {_fmt(ours, digits)}"
+    mark = "*" if isinstance(cell.ours, Found) and not cell.ours.like_for_like else ""
+    text = f"{_fmt(cell.paper, digits)} / {_fmt(ours, digits)}{mark}"
     delta = _difference(cell)
     return text if delta is None else f"{text} ({delta:+.{digits}f})"
+
+
+def _modes(cells: Iterable[Cell]) -> str:
+    """Which build modes the table's numbers of ours come from, for the line under it."""
+    modes = sorted({c.ours.mode for c in cells if isinstance(c.ours, Found) and c.ours.mode})
+    names = {"paper": "paper mode (the authors' construction)", "precise": "the default mode"}
+    return " and ".join(names.get(m, m) for m in modes)
 
 
 def _escape(text: str) -> str:
@@ -133,6 +147,8 @@ def table_section(table: PaperTable, cells: Sequence[Cell]) -> list[str]:
     lines.append("")
     lines.append(f"{_filled(cells)} of {_printed(cells)} printed cells filled"
                  + (f" from {', '.join(f'`{s}`' for s in sources)}." if sources else "."))  # fmt: skip
+    if modes := _modes(cells):
+        lines.append(f"Sets built in {modes}.")
     if reasons:
         lines += ["", "Empty cells of ours:", *reasons]
     if table.notes:
@@ -240,7 +256,7 @@ def write_report(papers: Sequence[Paper], ours: OurResults, output: Path, config
 
 def _write_long(papers: Sequence[Paper], cells: dict[str, list[Cell]], path: Path) -> Path:
     header = ["paper", "table", "row", "column", "metric", "paper_value", "our_value",
-              "difference", "source_or_reason"]  # fmt: skip
+              "difference", "mode", "source_or_reason"]  # fmt: skip
     rows = []
     for paper in papers:
         for cell in cells[paper.id]:
@@ -254,7 +270,7 @@ def _write_long(papers: Sequence[Paper], cells: dict[str, list[Cell]], path: Pat
             rows.append([
                 paper.id, table.id, table.rows[cell.row].label, table.columns[cell.column].label,
                 table.metric, paper_value, value, _difference(cell) if not table.is_words else None,
-                cell.ours.where if found else str(cell.ours),
+                cell.ours.mode if found else None, cell.ours.where if found else str(cell.ours),
             ])  # fmt: skip
     write_text_atomic(path, csv_table(header, rows, 6))
     return path
