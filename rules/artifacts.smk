@@ -5,8 +5,6 @@ predictions come from the registry's model artifacts.hypothesis_only_model, trai
 baselines dataset on its own training split as in the paper (data/baselines/<model>/<dataset>/);
 with that set to null, from the bag-of-words proxy (data/baselines/bow/<dataset>/)."""
 
-import shlex
-
 from nlistress.artifacts.settings import hypothesis_only_model
 
 ARTIFACTS = config.get("artifacts", {})
@@ -56,13 +54,13 @@ rule giveaway:
     wildcard_constraints:
         analysis=_names(GIVEAWAY),
     params:
-        tables=lambda w, input: " ".join(f"--table {shlex.quote(t)}" for t in input),
+        tables=lambda w, input: [word for t in input for word in ("--table", t)],
         folder=lambda w: f"results/giveaway/{w.analysis}",
         config=lambda w: artifacts_config(*{s.split("/")[0] for s in GIVEAWAY[w.analysis]}),
     log:
         "logs/artifacts/giveaway/{analysis}.log",
     shell:
-        "nlistress giveaway {params.tables} -o {params.folder:q} --title {wildcards.analysis:q}"
+        "nlistress giveaway {params.tables:q} -o {params.folder:q} --title {wildcards.analysis:q}"
         " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 
@@ -75,12 +73,12 @@ rule set_audit:
         "data/sets/{family}/{test}/{dataset}_{split}.audit.json",
     params:
         config=lambda w: artifacts_config(w.dataset),
-        model=lambda w, input: (f"--model {shlex.quote(input.model)} --predictions "
-                                f"{shlex.quote(input.predictions)}" if "model" in input.keys() else ""),
+        model=lambda w, input: (["--model", input.model, "--predictions", input.predictions]
+                                if "model" in input.keys() else []),
     log:
         "logs/artifacts/audit/{family}/{test}/{dataset}_{split}.log",
     shell:
-        "nlistress audit --set {input.table:q} {params.model} -o {output:q}"
+        "nlistress audit --set {input.table:q} {params.model:q} -o {output:q}"
         " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 
@@ -97,13 +95,14 @@ if HYP_MODEL:
             dataset=_names(BASELINES),
         params:
             config=lambda w: config_json(models=config.get("models", {})),
-            dev=lambda w, input: f"--dev {shlex.quote(input.dev[0])}" if input.dev else "",
+            dev=lambda w, input: ["--dev", input.dev[0]] if input.dev else [],
+            model=HYP_MODEL,
         resources:
             **config.get("models", {}).get("resources", {}).get("train", {}),
         log:
             f"logs/baselines/{HYP_MODEL}/{{dataset}}/train.log",
         shell:
-            f"nlistress train {HYP_MODEL} --variant plain --train {{input.train:q}} {{params.dev}}"
+            "nlistress train {params.model:q} --variant plain --train {input.train:q} {params.dev:q}"
             " -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
 
     rule baseline_predict:
@@ -175,10 +174,11 @@ rule baselines:
         # entry left out would come back with the defaults.
         config=lambda w: config_json(artifacts={"baselines": ARTIFACTS.get("baselines", {})}),
         predictor=HYP_MODEL or "bag-of-words proxy",
+        predictions=f"data/baselines/{PREDICTOR}",
     log:
         "logs/artifacts/baselines.log",
     shell:
-        f"nlistress baselines --canonical-dir data/canonical --predictions-dir data/baselines/{PREDICTOR}"
+        "nlistress baselines --canonical-dir data/canonical --predictions-dir {params.predictions:q}"
         " --predictor {params.predictor:q} -o results/baselines --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 

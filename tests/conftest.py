@@ -34,7 +34,8 @@ class Route:
     The first ``fail_first`` requests get HTTP ``fail_status``; the next
     ``truncate_first`` requests get a 200 whose body stops halfway while the
     Content-Length header promises all of it; later requests get ``body``
-    with ``status``.
+    with ``status``. With ``no_length`` no response says its Content-Length
+    (a server that just closes the connection at the end).
     """
 
     body: bytes
@@ -42,6 +43,7 @@ class Route:
     fail_first: int = 0
     fail_status: int = 503
     truncate_first: int = 0
+    no_length: int = 0
     hits: int = 0
 
 
@@ -66,18 +68,22 @@ class LocalHTTPServer:
                 elif mode == "truncate":
                     self.send_response(200)
                     self.send_header("Content-Type", "application/octet-stream")
-                    self.send_header("Content-Length", str(len(route.body)))
+                    if not route.no_length:
+                        self.send_header("Content-Length", str(len(route.body)))
                     self.end_headers()
                     self.wfile.write(route.body[: len(route.body) // 2])
                     self.wfile.flush()
                     self.close_connection = True
                 else:
-                    self._send(route.status, route.body)
+                    self._send(route.status, route.body, not route.no_length)
 
-            def _send(self, status: int, body: bytes) -> None:
+            def _send(self, status: int, body: bytes, length: bool = True) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/octet-stream")
-                self.send_header("Content-Length", str(len(body)))
+                if length:
+                    self.send_header("Content-Length", str(len(body)))
+                else:
+                    self.close_connection = True
                 self.end_headers()
                 self.wfile.write(body)
 

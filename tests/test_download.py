@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from nlistress.atomic import sha256_file
+from nlistress.atomic import OUTPUT_MARK, sha256_file
 from nlistress.config import DownloadSettings, DownloadSpec
 from nlistress.download import download_file, fetch
 from nlistress.errors import DownloadError
@@ -112,8 +112,8 @@ def serve(http_server, name: str, body: bytes, archive: str, sha: str | None = N
 
 
 def listing(folder: Path) -> list[str]:
-    """Every path under ``folder`` (hidden temp files included), relative and sorted."""
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+    """Every path under ``folder`` (hidden temp files included, the output mark not), relative and sorted."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.name != OUTPUT_MARK)
 
 
 @pytest.fixture(scope="module")
@@ -197,10 +197,11 @@ def test_fetch_plain_file(http_server, raw):
 
 
 def test_refetch_replaces_stale_contents(http_server, raw, snli_zip):
-    """A new download replaces the folder wholesale: no file of an older version survives."""
+    """A new download replaces its earlier folder wholesale: no file of an older version survives."""
     dest = raw / "snli_1.0"
     (dest / "old").mkdir(parents=True)
     (dest / "old" / "stale.jsonl").write_text("left over\n")
+    (dest / OUTPUT_MARK).touch()  # an earlier download made it
     spec = serve(http_server, "snli_1.0", snli_zip, "zip", sha256(snli_zip))
 
     fetch(spec, FAST, dest, raw / "snli_1.0.manifest.json")

@@ -340,3 +340,17 @@ def test_bad_rows_are_data_errors_at_the_row(snli, tmp_path: Path) -> None:
     dev = snli["dev"].iloc[:4].assign(label_id=MAX_ENTROPY_LABEL)
     with pytest.raises(DataError, match=r"dev, row 0: label_id -1 not in 0..2"):
         train_transformer(snli["train"].iloc[:4], dev, settings(), tmp_path, 0, CPU, print, labels=LABELS)
+
+
+def test_a_checkpoint_missing_its_classification_head_is_refused(trained, tmp_path) -> None:
+    """transformers would give a missing head random weights and predict anyway; we refuse."""
+    from safetensors.torch import load_file, save_file
+
+    out, _, _ = trained
+    broken = tmp_path / "broken"
+    shutil.copytree(out, broken)
+    weights = broken / HF_DIR / "model.safetensors"
+    state = {k: v for k, v in load_file(weights).items() if not k.startswith("classifier")}
+    save_file(state, weights, metadata={"format": "pt"})
+    with pytest.raises(DataError, match=r"lack 2 tensor\(s\).*classifier"):
+        TransformerPredictor.load(broken, predict_settings(), CPU)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import http.client
 import logging
-import os
 import shutil
 import stat
 import tarfile
@@ -26,7 +25,15 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import __version__
-from .atomic import atomic_path, sha256_file, write_json_atomic
+from .atomic import (
+    OUTPUT_MARK,
+    atomic_dir,
+    atomic_path,
+    check_replaceable,
+    glob_escape,
+    sha256_file,
+    write_json_atomic,
+)  # fmt: skip
 from .config import DownloadSettings, DownloadSpec
 from .errors import DownloadError
 
@@ -41,8 +48,13 @@ class _Retryable(Exception):
     """A failure worth another attempt (network error, 5xx, short read)."""
 
 
-def _stream_once(url: str, part: Path, timeout: float) -> int:
-    """Download ``url`` into ``part``; return the byte count. Raises _Retryable on transient errors."""
+def _stream_once(url: str, part: Path, timeout: float, require_length: bool = False) -> int:
+    """Download ``url`` into ``part``; return the byte count. Raises _Retryable on transient errors.
+
+    With ``require_length``, a response that says neither its length nor uses
+    chunked encoding is refused: its end cannot be told from a dropped
+    connection, and nothing else (no pinned sha256) would catch a half file.
+    """
     request = urllib.request.Request(url, headers={"User-Agent": f"nlistress/{__version__}"})
     try:
         response = urllib.request.urlopen(request, timeout=timeout)
@@ -60,6 +72,12 @@ def _stream_once(url: str, part: Path, timeout: float) -> int:
     with response:
         length = response.headers.get("Content-Length")
         expected = int(length) if length and length.isdigit() else None
+        chunked = response.headers.get("Transfer-Encoding", "").strip().lower() == "chunked"
+        if require_length and expected is None and not chunked:
+            raise DownloadError(
+                f"{url}: the server sends no Content-Length, so a cut-off transfer cannot be told "
+                "from a complete one, and the entry has no pinned sha256; pin its sha256 in params.yaml"
+            )
         received = 0
         started = last_report = time.monotonic()
         try:
@@ -99,13 +117,18 @@ def download_file(
     target: Path,
     settings: DownloadSettings,
     sleep: Callable[[float], None] = time.sleep,
+    require_length: bool = False,
 ) -> int:
-    """Download ``url`` to ``target`` (atomically), retrying transient failures."""
+    """Download ``url`` to ``target`` (atomically), retrying transient failures.
+
+    ``require_length``: refuse a response whose completeness cannot be checked
+    (see ``_stream_once``); set for entries without a pinned sha256.
+    """
     attempts = settings.retries + 1
     with atomic_path(target) as part:
         for attempt in range(1, attempts + 1):
             try:
-                size = _stream_once(url, part, settings.timeout_seconds)
+                size = _stream_once(url, part, settings.timeout_seconds, require_length)
                 log.info("%s: %.1f MB downloaded", url, size / 1e6)
                 return size
             except _Retryable as exc:
@@ -145,11 +168,44 @@ def _safe_member_path(name: str, archive: Path) -> PurePosixPath | None:
     return PurePosixPath(*parts)
 
 
-def _extract_zip(archive: Path, dest: Path) -> int:
+#: below this many unpacked bytes the ratio bound does not apply (small text files compress well)
+_RATIO_FLOOR = 16 * 2**20
+
+
+def _check_members(archive: Path, members: list[tuple[PurePosixPath, bool, int]],
+                   settings: DownloadSettings) -> None:  # fmt: skip
+    """Refuse an archive that repeats a path, uses one as file and folder, or unpacks too big.
+
+    ``members``: (path, is_dir, unpacked size) of every member to extract.
+    """
+    files: set[PurePosixPath] = set()
+    folders: set[PurePosixPath] = set()
+    for rel, is_dir, _ in members:
+        if not is_dir and rel in files:
+            raise DownloadError(f"{archive.name}: member {rel.as_posix()!r} appears twice; refusing to extract")
+        (folders if is_dir else files).add(rel)
+        folders.update(rel.parents)
+    clash = sorted(p.as_posix() for p in files & folders)
+    if clash:
+        raise DownloadError(f"{archive.name}: {clash[0]!r} is both a file and a folder; refusing to extract")
+    total = sum(size for _, _, size in members)
+    packed = max(archive.stat().st_size, 1)
+    if total > settings.max_unpacked_bytes or (total > _RATIO_FLOOR and total > settings.max_ratio * packed):
+        raise DownloadError(
+            f"{archive.name}: would unpack to {total:,} bytes ({total / packed:.0f} times its size), "
+            f"over download.max_unpacked_bytes ({settings.max_unpacked_bytes:,}) or max_ratio "
+            f"({settings.max_ratio:g}); refusing to extract"
+        )
+
+
+def _extract_zip(archive: Path, dest: Path, settings: DownloadSettings) -> int:
     skipped = 0
     try:
         with zipfile.ZipFile(archive) as zf:
             infos = zf.infolist()
+            wanted = [(rel, info.is_dir(), info.file_size) for info in infos
+                      if (rel := _safe_member_path(info.filename, archive)) is not None]  # fmt: skip
+            _check_members(archive, wanted, settings)
             for info in infos:
                 rel = _safe_member_path(info.filename, archive)
                 mode = info.external_attr >> 16
@@ -172,7 +228,7 @@ def _extract_zip(archive: Path, dest: Path) -> int:
     return skipped
 
 
-def _extract_tar(archive: Path, dest: Path) -> int:
+def _extract_tar(archive: Path, dest: Path, settings: DownloadSettings) -> int:
     skipped = 0
     try:
         with tarfile.open(archive) as tf:
@@ -187,6 +243,8 @@ def _extract_tar(archive: Path, dest: Path) -> int:
                     skipped += 1
                     continue
                 members.append(member)
+            _check_members(archive, [(_safe_member_path(m.name, archive), m.isdir(), m.size)  # type: ignore[misc]
+                                     for m in members], settings)  # fmt: skip
             kwargs: dict[str, Any] = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
             tf.extractall(dest, members=members, **kwargs)
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
@@ -196,26 +254,22 @@ def _extract_tar(archive: Path, dest: Path) -> int:
     return skipped
 
 
-def extract(archive: Path, kind: str, dest: Path) -> int:
-    """Unpack ``archive`` into the new folder ``dest`` atomically; return skipped member count."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
-        skipped = (_extract_zip if kind == "zip" else _extract_tar)(archive, tmp)
-        if dest.exists():
-            shutil.rmtree(dest)
-        os.replace(tmp, dest)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
-    return skipped
+def extract(archive: Path, kind: str, dest: Path, settings: DownloadSettings | None = None) -> int:
+    """Unpack ``archive`` into the new folder ``dest`` atomically; return skipped member count.
+
+    Bounded by ``settings`` (``download.max_unpacked_bytes``, ``max_ratio``):
+    a zip or tar bomb is refused before anything is written.
+    """
+    bounds = settings or DownloadSettings()
+    with atomic_dir(dest) as tmp:
+        return (_extract_zip if kind == "zip" else _extract_tar)(archive, tmp, bounds)
 
 
 def _member_hashes(folder: Path) -> dict[str, str]:
     return {
         path.relative_to(folder).as_posix(): sha256_file(path)
         for path in sorted(folder.rglob("*"))
-        if path.is_file()
+        if path.is_file() and path.relative_to(folder).as_posix() != OUTPUT_MARK
     }
 
 
@@ -224,11 +278,14 @@ def fetch(
 ) -> dict[str, Any]:
     """Download, verify and unpack one registry entry into ``dest``; write ``manifest``."""
     dest = Path(dest)
+    check_replaceable(dest)  # before the transfer, not after it
     dest.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{spec.name}.", dir=dest.parent))
+    for stale in dest.parent.glob(f".{glob_escape(spec.name)}.*.download"):  # interrupted runs
+        shutil.rmtree(stale, ignore_errors=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{spec.name}.", suffix=".download", dir=dest.parent))
     try:
         blob = work / PurePosixPath(spec.filename).name
-        size = download_file(spec.url, blob, settings)
+        size = download_file(spec.url, blob, settings, require_length=spec.sha256 is None)
         digest = sha256_file(blob)
         if spec.sha256 is not None and digest != spec.sha256:
             raise DownloadError(
@@ -238,17 +295,13 @@ def fetch(
             )
         skipped = 0
         if spec.archive == "file":
-            staged = work / "staged"
-            staged.mkdir()
-            target = staged.joinpath(*PurePosixPath(spec.filename).parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(blob, target)
-            if dest.exists():
-                shutil.rmtree(dest)
-            os.replace(staged, dest)
+            with atomic_dir(dest) as staged:
+                target = staged.joinpath(*PurePosixPath(spec.filename).parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(blob, target)
         else:
             try:
-                skipped = extract(blob, spec.archive, dest)
+                skipped = extract(blob, spec.archive, dest, settings)
             except DownloadError as exc:
                 # extract() names the temporary copy, deleted below: name the URL instead.
                 raise DownloadError(f"{spec.url}: {exc}; nothing was kept") from None

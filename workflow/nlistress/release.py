@@ -7,8 +7,12 @@ Markdown) naming each set's paper, row count, sha256 and the licence of the
 data it was made from. DVC stores a file once per content hash, so the copies
 cost nothing in the cache or on the remote.
 
-Before anything is copied, each set's sha256 is checked against its manifest:
-a release never ships a file that differs from what its manifest describes.
+Every check runs on the bytes that ship, after they are copied: the copy's
+sha256 must equal its manifest's, its Parquet row count and label counts must
+equal the manifest's, and its card must name that sha256. A set changed while
+the release was being made, or a manifest edited to match a rewritten set, is
+refused; a release never ships a file that differs from what its manifest and
+card describe.
 """
 
 from __future__ import annotations
@@ -48,6 +52,26 @@ class CatalogueEntry:
 
 def _card_path(set_path: Path) -> Path:
     return set_path.with_name(f"{set_path.stem}.card.md")
+
+
+def _verify_shipped(set_path: Path, manifest: Mapping[str, Any], card: Path) -> str:
+    """Check the copied set against its copied manifest and card; return its sha256."""
+    digest = sha256_file(set_path)
+    if digest != manifest.get("sha256"):
+        raise DataError(set_path, f"sha256 {digest} differs from its manifest "
+                        f"({manifest.get('sha256')}): the set changed; rebuild it")  # fmt: skip
+    table = pq.read_table(set_path, columns=["label"])
+    if table.num_rows != manifest.get("output_rows"):
+        raise DataError(set_path, f"{table.num_rows} rows, its manifest says "
+                        f"{manifest.get('output_rows')}: rebuild the set")  # fmt: skip
+    labels = table["label"].value_counts().to_pylist()
+    counts = {str(x["values"]): int(x["counts"]) for x in labels}
+    if "labels" in manifest and counts != {str(k): int(v) for k, v in manifest["labels"].items()}:
+        raise DataError(set_path, f"label counts {counts} differ from its manifest's "
+                        f"{manifest['labels']}: rebuild the set")  # fmt: skip
+    if digest not in card.read_text(encoding="utf-8"):
+        raise DataError(card, f"does not name the set's sha256 {digest[:12]}…: rebuild the card")
+    return digest
 
 
 def _entry(set_path: Path, params: Mapping[str, Any]) -> CatalogueEntry:
@@ -129,6 +153,9 @@ def build_release(
             target.parent.mkdir(parents=True, exist_ok=True)
             for src in (set_path, manifest_path(set_path), _card_path(set_path)):
                 shutil.copyfile(src, target.parent / src.name)
+            shipped = json.loads(manifest_path(target).read_text(encoding="utf-8"))
+            if _verify_shipped(target, shipped, _card_path(target)) != entry.sha256:
+                raise DataError(set_path, "changed while the release was being made: release again")
         catalogue = [asdict(e) for e in entries]
         write_json_atomic(folder / "catalogue.json", {"count": len(catalogue), "sets": catalogue})
         write_text_atomic(folder / "catalogue.csv", _csv(entries))

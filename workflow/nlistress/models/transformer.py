@@ -27,9 +27,6 @@ Choices that make results repeatable and fast:
 from __future__ import annotations
 
 import math
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -42,6 +39,7 @@ import pandas as pd
 import torch
 import torch.nn.functional as F
 
+from ..atomic import atomic_dir
 from ..errors import ConfigError, DataError
 from ..perturb.base import LABELS
 from ..unli.objective import prediction_entropy
@@ -379,17 +377,9 @@ def _evaluate(model: Any, tokenizer: Any, dev: pd.DataFrame, settings: Inference
 
 def _save_atomic(model: Any, tokenizer: Any, target: Path) -> None:
     """save_pretrained into a scratch folder next to ``target``, then move it into place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
+    with atomic_dir(target) as scratch:
         model.save_pretrained(scratch)
         tokenizer.save_pretrained(scratch)
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(scratch, target)
-    finally:
-        if scratch.exists():
-            shutil.rmtree(scratch)
 
 
 def train_transformer(train: pd.DataFrame, dev: pd.DataFrame | None, settings: Mapping[str, Any],
@@ -506,9 +496,15 @@ class TransformerPredictor:
         options = {"local_files_only": True, "trust_remote_code": False}
         try:
             tokenizer = AutoTokenizer.from_pretrained(folder, **options)
-            model = AutoModelForSequenceClassification.from_pretrained(folder, use_safetensors=True, **options)
+            model, info = AutoModelForSequenceClassification.from_pretrained(
+                folder, use_safetensors=True, output_loading_info=True, **options
+            )
         except (OSError, ValueError) as exc:
             raise ConfigError(f"{folder}: cannot load the fine-tuned model ({str(exc).strip().splitlines()[0]})") from None
+        missing = sorted(info["missing_keys"])
+        if missing:  # transformers would fill them with random weights and predict anyway
+            raise DataError(folder, f"the saved weights lack {len(missing)} tensor(s) of the model "
+                            f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): retrain it")  # fmt: skip
         trained_on = getattr(model.config, HYPOTHESIS_ONLY_ATTR, None)
         if trained_on is not None and trained_on != spec.hypothesis_only:
             raise ConfigError(
