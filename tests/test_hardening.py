@@ -267,3 +267,177 @@ def test_multiplying_settings_are_bounded(test, setting, value, message) -> None
 
     with pytest.raises(ConfigError, match=message):
         make_generator(test, project_params(), {setting: value})
+
+
+# -- one-line errors for bad input --------------------------------------------------------------
+
+
+def _one_line_error(capsys, argv: list[str]) -> str:
+    from nlistress.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nlistress: error:"), err
+    return err[0]
+
+
+@pytest.mark.parametrize(("line", "needle"), [
+    ('{"sentence1": "\\ud800 x", "sentence2": "y", "gold_label": "neutral"}', "lone surrogate"),
+    ("[" * 50_000 + "]" * 50_000, "nested too deeply"),
+    ('{"sentence1": "a", "sentence1": "b", "sentence2": "y", "gold_label": "neutral"}', "appears twice"),
+    ('{"sentence1": "a\\u0000b", "sentence2": "y", "gold_label": "neutral"}', "NUL"),
+    ('{"sentence1": "\\u00a0\\u200b ", "sentence2": "y", "gold_label": "neutral"}', "empty premise"),
+    ('{"sentence1": "a", "sentence2": "y", "gold_label": "neutral", "pairID": {"a": 1}}', "id must be"),
+])  # fmt: skip
+def test_bad_json_lines_get_one_line_errors(tmp_path, capsys, line: str, needle: str) -> None:
+    real = (SHARED_DATA / "snli" / "snli_1.0_dev.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    source = tmp_path / "mine.jsonl"
+    source.write_text(real + "\n" + line + "\n", encoding="utf-8")
+    out = tmp_path / "out.parquet"
+    err = _one_line_error(capsys, ["prepare", "snli", "dev", "--source", str(source), "-o", str(out),
+                                   "--params", str(ROOT / "params.yaml")])  # fmt: skip
+    assert needle in err and "line 2" in err, err
+    assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_special_files_and_bad_params_get_one_line_errors(tmp_path, capsys) -> None:
+    import os
+
+    params = ["--params", str(ROOT / "params.yaml")]
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    for source in (fifo, "/dev/zero"):
+        err = _one_line_error(capsys, ["prepare", "snli", "dev", "--source", str(source), "-o",
+                                       str(tmp_path / "o.parquet"), *params])  # fmt: skip
+        assert "not a regular file" in err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a:\n  b: [1, 2\nc: 3\n", encoding="utf-8")
+    assert "bad.yaml, line 3 column 2: not valid YAML" in _one_line_error(capsys, ["datasets", "--params", str(bad)])
+    lines = (SHARED_DATA / "snli" / "snli_1.0_dev.jsonl").read_text(encoding="utf-8").splitlines()[:3]
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    err = _one_line_error(capsys, ["perturb", "negation", "-i", str(mine), "-o", str(tmp_path / "n.parquet"),
+                                   "--set", "colour=blue", *params])  # fmt: skip
+    assert "unknown setting(s) colour" in err
+    err = _one_line_error(capsys, ["perturb", "negation", "-i", str(mine), "-o", str(tmp_path / "n.parquet"),
+                                   "--set-json", '{"stress": {"seed": "abc"}}', *params])  # fmt: skip
+    assert "stress.seed: expected an integer" in err
+
+
+def test_bad_sets_and_predictions_get_one_line_errors(tmp_path, capsys) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    params = ["--params", str(ROOT / "params.yaml")]
+    rows = {"uid": ["a", "b"], "premise": ["A man sleeps.", "A dog runs."],
+            "hypothesis": ["A man is awake.", "An animal moves."], "label": ["contradiction", "entailment"]}
+    good = tmp_path / "set.parquet"
+    pq.write_table(pa.table(rows), good)
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text("".join(f'{{"uid": "{u}", "prediction": "neutral"}}\n' for u in ("a", "b", "zzz")),
+                     encoding="utf-8")  # fmt: skip
+    score = ["score", "--model", "m", "--set", str(good), "--predictions", str(preds), "-o", str(tmp_path / "s.json")]
+    assert "1 predictions for uids not in" in _one_line_error(capsys, [*score, *params])
+    truncated = tmp_path / "truncated.parquet"
+    truncated.write_bytes(good.read_bytes()[:-40])
+    score[4] = str(truncated)
+    assert "not a readable Parquet file" in _one_line_error(capsys, [*score, *params])
+    pq.write_table(pa.table({**rows, "label": [0, 2]}), truncated)
+    assert "must hold label names" in _one_line_error(capsys, [*score, *params])
+    pq.write_table(pa.table({**rows, "label": pa.nulls(2, pa.string())}), truncated)
+    assert "no labelled rows to score" in _one_line_error(capsys, [*score, *params])
+    for bad in ({**rows, "premise": [1, 2]}, {**rows, "uid": ["a", "a"]}, {**rows, "premise": [None, "x"]}):
+        pq.write_table(pa.table(bad), truncated)
+        err = _one_line_error(capsys, ["perturb", "negation", "-i", str(truncated), "-o",
+                                       str(tmp_path / "n.parquet"), *params])  # fmt: skip
+        assert "must hold text" in err or "appears 2 times" in err or "premise is empty" in err, err
+
+
+def test_a_corrupt_model_file_gets_a_one_line_error(tmp_path) -> None:
+    import json
+
+    import torch
+
+    from nlistress.errors import DataError
+    from nlistress.models.predict import EncoderPredictor
+    from nlistress.models.text import PAD, UNK, Vocabulary
+
+    from .support import project_params
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    Vocabulary([PAD, UNK, "a"], True).save(folder / "vocab.json")
+    settings = {**project_params()["models"]["training"], "hypothesis_only": False}
+    (folder / "model.safetensors").write_bytes(b"")
+    config = {"arch": "cbow", "labels": ["entailment", "neutral", "contradiction"], "settings": settings}
+    (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(DataError, match="not a readable safetensors file"):
+        EncoderPredictor.load(folder, config, {"batch_size": 8, "mixed_precision": False}, torch.device("cpu"))
+
+
+# -- the readers under arbitrary input ---------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_ROW = st.fixed_dictionaries(
+    {}, optional={"sentence1": st.text(max_size=30) | _JSON, "sentence2": st.text(max_size=30) | _JSON,
+                  "gold_label": st.sampled_from(["entailment", "neutral", "contradiction", "-", "x"]) | _JSON,
+                  "pairID": st.text(max_size=10) | _JSON},
+)  # fmt: skip
+
+
+def _prepare_fuzzed(tmp_path_factory, data: bytes) -> None:
+    from nlistress.canonical import prepare
+    from nlistress.config import DatasetSpec, PrepareSettings
+    from nlistress.errors import DataError
+
+    from .support import project_params
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    source, out = folder / "in.jsonl", folder / "out.parquet"
+    source.write_bytes(data)
+    try:
+        prepare(DatasetSpec.from_params(project_params(), "snli"), "dev", out, PrepareSettings(),
+                source_path=source)  # fmt: skip
+    except DataError as exc:
+        assert "\n" not in str(exc)
+        assert not out.exists()
+    else:
+        assert out.exists()
+    assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=400))
+def test_fuzz_arbitrary_bytes_give_a_table_or_a_data_error(tmp_path_factory, data: bytes) -> None:
+    _prepare_fuzzed(tmp_path_factory, data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(_ROW | _JSON, min_size=1, max_size=6))
+def test_fuzz_arbitrary_json_lines_give_a_table_or_a_data_error(tmp_path_factory, rows) -> None:
+    import json
+
+    _prepare_fuzzed(tmp_path_factory, "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8"))
+
+
+def test_a_full_disk_gets_a_one_line_error(tmp_path, capsys, monkeypatch) -> None:
+    """ENOSPC while the table is written: the system's message, one line, nothing partial."""
+    import errno
+
+    import nlistress.parquet_io as parquet_io
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out.parquet"))
+
+    monkeypatch.setattr(parquet_io.pq, "ParquetWriter", full)
+    err = _one_line_error(capsys, ["prepare", "snli", "dev", "--source", str(SHARED_DATA / "snli" / "snli_1.0_dev.jsonl"),
+                                   "-o", str(tmp_path / "out.parquet"), "--params", str(ROOT / "params.yaml")])  # fmt: skip
+    assert "No space left on device" in err
+    assert list(tmp_path.iterdir()) == []

@@ -151,3 +151,29 @@ def test_report_is_byte_identical_on_rerun(run, tmp_path):
                  "-o", str(tmp_path), *PARAMS, "--params", str(run / "artifacts.yaml")]) == 0  # fmt: skip
     for name in ("REPORT.md", "report.csv"):
         assert (tmp_path / name).read_bytes() == (run / "results" / name).read_bytes()
+
+
+def test_a_default_mode_set_of_an_authored_test_is_not_compared(tmp_path):
+    """Naik et al.'s antonymy count beside a default-mode build: shown with *, no difference;
+    beside a paper-mode build: compared."""
+    from nlistress.config import deep_merge, load_params
+    from nlistress.perturb.runner import build_set
+    from nlistress.report.ours import OurResults
+    from nlistress.report.render import _cell_text, compare
+
+    from .support import ROOT, shared_override
+
+    table = next(t for t in tables_of("naik2018").values() if t.id == "text_3_set_sizes")
+    canonical = canonical_table(project_params(), "mnli", "dev_mismatched",
+                                "mnli/multinli_1.0_dev_mismatched.sample1000.jsonl", tmp_path)  # fmt: skip
+    texts = {}
+    for mode, files in (("precise", [ROOT / "params.yaml"]), ("paper", [ROOT / "profiles/paper/params.yaml"])):
+        params = deep_merge(load_params(files), shared_override())
+        data = tmp_path / mode
+        build_set("antonymy", canonical, data / "sets/stress/antonymy/mnli_dev_mismatched.parquet", params)
+        cells = compare(table, OurResults(tmp_path / "results", data, params))
+        cell = next(c for c in cells if table.rows[c.row].label == "Antonymy mismatched")
+        assert cell.ours.mode == mode
+        texts[mode] = _cell_text(cell)
+    assert texts["precise"] == "1734 / 135*"
+    assert texts["paper"] == "1734 / 306 (-1428)"

@@ -9,6 +9,7 @@ be traced back to the line it came from.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from .config import DatasetSpec, PrepareSettings
 from .errors import DataError
 from .manifest import RowCounts, write_manifest
 from .parquet_io import write_parquet
-from .readers import Row, RowSource, open_source
+from .readers import Row, RowSource, open_source, text_problem
 
 NLI_SCHEMA = pa.schema(
     [
@@ -78,6 +79,8 @@ class _SourceIds:
         self._seen: dict[str, int] = {}
 
     def take(self, row: Row, value: Any) -> str:
+        if isinstance(value, dict | list | bool | float):
+            raise self._rows.error(row.position, f"id must be a string or an integer, got {value!r}"[:200])
         source_id = str(value) if value is not None else str(row.position)
         first = self._seen.setdefault(source_id, row.position)
         if first != row.position:
@@ -98,7 +101,14 @@ def _text(rows: RowSource, row: Row, names: tuple[str, ...], what: str) -> str |
         raise rows.error(
             row.position, f"field {name!r} ({what}) must be a string, got {type(value).__name__}"
         )
-    return value if value.strip() else None
+    if problem := text_problem(value):
+        raise rows.error(row.position, f"field {name!r} ({what}) {problem}")
+    return value if visible(value) else None
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` has a character a reader sees (not only spaces, NBSP, zero-width marks)."""
+    return any(not (ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs")) for ch in text)
 
 
 def _empty(

@@ -533,6 +533,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("nlistress: interrupted; no partial output was kept", file=sys.stderr)
         return 130
+    except OSError as exc:  # disk full, a name too long, permissions: the system's word for it
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"nlistress: error: {where}{exc.strerror or exc}; no partial output was kept", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -49,7 +49,12 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise ConfigError(f"{path}: params file not found") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML ({exc})") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1} column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise ConfigError(f"{path}{where}: not valid YAML ({problem})") from None
+    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as exc:
+        raise ConfigError(f"{path}: cannot read the params file ({type(exc).__name__})") from None
     if loaded is None:
         return {}
     if not isinstance(loaded, Mapping):

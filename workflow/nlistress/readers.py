@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,12 +49,22 @@ def _check_file(path: Path, what: str) -> None:
         raise DataError(path, "file not found")
     if path.is_dir():
         raise DataError(path, f"is a folder, expected {what}")
+    if not path.is_file():  # a FIFO would hang, /dev/zero never ends
+        raise DataError(path, f"is not a regular file (a pipe or device), expected {what}")
+    if not os.access(path, os.R_OK):
+        raise DataError(path, "cannot be read (permission denied)")
+
+
+#: the longest line read: a file without newlines (or /dev/zero behind a link) is not a line
+MAX_LINE_BYTES = 64 * 2**20
 
 
 def _decoded_lines(path: Path) -> Iterator[str]:
     """The file's lines, strictly UTF-8 (a leading byte-order mark is accepted), endings kept."""
     with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), 1):
+            if len(raw) > MAX_LINE_BYTES:
+                raise DataError(path, f"a line longer than {MAX_LINE_BYTES:,} bytes; not a text file", lineno)
             try:
                 yield raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
@@ -123,14 +134,46 @@ def iter_json_lines(path: str | Path) -> Iterator[Row]:
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
+            obj = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             raise DataError(
                 path, f"not valid JSON ({exc.msg} at column {exc.colno})", lineno
             ) from None
+        except RecursionError:
+            raise DataError(path, "JSON nested too deeply", lineno) from None
+        except _DuplicateKey as exc:
+            raise DataError(path, f"key {exc.args[0]!r} appears twice in one object", lineno) from None
         if not isinstance(obj, dict):
             raise DataError(path, f"expected a JSON object, got {type(obj).__name__}", lineno)
+        for key, value in obj.items():
+            if isinstance(value, str) and (problem := text_problem(value)):
+                raise DataError(path, f"field {key!r} {problem}", lineno)
         yield Row(lineno, obj)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a repeated key (``json`` would keep the last one silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def text_problem(value: str) -> str | None:
+    """Why a string cannot be text of a table (a NUL, a lone surrogate), or None."""
+    if "\0" in value:
+        return "holds a NUL character"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"holds a lone surrogate (\\u{ord(value[exc.start]):04x}), which is not text"
+    return None
 
 
 def iter_hf_rows(source: SourceSpec) -> Iterator[Row]:

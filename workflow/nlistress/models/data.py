@@ -151,12 +151,25 @@ def dev_frame(path: Path) -> pd.DataFrame:
 def iter_set_chunks(path: Path, chunk_rows: int) -> Iterator[pa.RecordBatch]:
     """``uid, premise, hypothesis`` of a set in record batches of ``chunk_rows``, in file order."""
     parquet = open_parquet(path, SET_COLUMNS, "set")
+    for name in SET_COLUMNS:
+        given = parquet.schema_arrow.field(name).type
+        if not (pa.types.is_string(given) or pa.types.is_large_string(given)):
+            raise DataError(path, f"set column {name!r} must hold text, got {given}")
     offset = 0
-    for batch in parquet.iter_batches(batch_size=chunk_rows, columns=list(SET_COLUMNS)):
-        for name in SET_COLUMNS:
-            nulls = batch.column(name).null_count
-            if nulls:
-                first = int(np.flatnonzero(batch.column(name).is_null().to_numpy(zero_copy_only=False))[0])
-                raise DataError(path, f"{name} is empty", offset + first, unit="row")
-        offset += batch.num_rows
-        yield batch
+    seen: set[str] = set()
+    try:
+        for batch in parquet.iter_batches(batch_size=chunk_rows, columns=list(SET_COLUMNS)):
+            for name in SET_COLUMNS:
+                nulls = batch.column(name).null_count
+                if nulls:
+                    first = int(np.flatnonzero(batch.column(name).is_null().to_numpy(zero_copy_only=False))[0])
+                    raise DataError(path, f"{name} is empty", offset + first, unit="row")
+            uids = batch.column("uid").to_pylist()
+            if len(set(uids)) < len(uids) or not seen.isdisjoint(uids):
+                repeated = next(u for i, u in enumerate(uids) if u in seen or u in uids[:i])
+                raise DataError(path, f"uid {repeated!r} appears twice; uids must be unique")
+            seen.update(uids)
+            offset += batch.num_rows
+            yield batch
+    except (OSError, pa.ArrowException) as exc:  # a truncated or corrupt file
+        raise DataError(path, f"not a readable Parquet file ({exc})") from None

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 import pyarrow as pa
 import torch
+from safetensors import SafetensorError
 from safetensors.torch import load_file
 
 from ..errors import ConfigError, DataError
@@ -90,6 +91,8 @@ class EncoderPredictor:
             raise DataError(model_dir, "no model.safetensors in the model directory")
         try:
             model.load_state_dict(load_file(weights))
+        except SafetensorError as exc:
+            raise DataError(weights, f"not a readable safetensors file ({exc})") from None
         except (RuntimeError, OSError) as exc:
             raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
         model.to(device).eval()

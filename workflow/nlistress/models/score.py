@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 
 from ..atomic import sha256_file, write_json_atomic, write_text_atomic
 from ..errors import DataError
+from ..parquet_io import open_parquet
 from ..perturb.base import LABELS
 from ..unli.metrics import read_predictions
 
@@ -64,15 +65,17 @@ def score_set(set_path: Path, predictions_path: Path, prob_tolerance: float = 1e
     ``prob_tolerance``: how far a row's probabilities may sum from 1
     (``permute.metrics.prob_tolerance``, shared with the permutation metrics).
     """
-    if not set_path.is_file():
-        raise DataError(set_path, "set not found")
-    names = pq.read_schema(set_path).names
-    missing = [c for c in ("uid", "label") if c not in names]
-    if missing:
-        raise DataError(set_path, f"missing column(s) {', '.join(missing)}")
-    table = pq.read_table(set_path, columns=[c for c in ("uid", "label", "perturbation", "dataset",
-                                                         "split") if c in names])  # fmt: skip
+    names = open_parquet(set_path, ("uid", "label"), "set").schema_arrow.names
+    try:
+        table = pq.read_table(set_path, columns=[c for c in ("uid", "label", "perturbation", "dataset",
+                                                             "split") if c in names])  # fmt: skip
+    except (OSError, pa.ArrowException) as exc:
+        raise DataError(set_path, f"not a readable Parquet file ({exc})") from None
+    if not pa.types.is_string(table["label"].type):
+        raise DataError(set_path, f"column 'label' must hold label names, got {table['label'].type}")
     labelled = table.filter(table["label"].is_valid())
+    if labelled.num_rows == 0:
+        raise DataError(set_path, "no labelled rows to score")
     gold = pc.index_in(labelled["label"], value_set=pa.array(list(LABELS)))
     if gold.null_count:
         first = int(np.flatnonzero(gold.is_null().to_numpy(zero_copy_only=False))[0])
@@ -92,6 +95,10 @@ def score_set(set_path: Path, predictions_path: Path, prob_tolerance: float = 1e
             f"no prediction for {absent.size} of the {len(uids)} labelled uids of {set_path} "
             f"(first: {uids[absent[0]]!r})",
         )
+    extra = predictions.uids.difference(pd.Index(table["uid"].to_pylist()))
+    if len(extra):  # predictions for another set, or a set that changed since
+        raise DataError(predictions_path, f"{len(extra)} predictions for uids not in {set_path} "
+                        f"(first: {extra[0]!r}); predict the set again")  # fmt: skip
     gold_codes = gold.to_numpy(zero_copy_only=False).astype(np.int64)
     predicted = predictions.label_codes[where].astype(np.int64)
     confusion = np.zeros((len(LABELS), len(LABELS)), dtype=np.int64)

@@ -86,10 +86,18 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
             raise ConfigError(f"{where}.{key}: expected one of {', '.join(allowed)}, got {settings[key]!r}")
     if settings.get("unknown") == "drop" and not settings.get("glove"):
         raise ConfigError(f"{where}.unknown: drop keeps only words with a GloVe vector, so it needs glove")
-    for key in ("epochs", "batch_size", "max_length"):
+    for key in ("epochs", "batch_size", "max_length", "embedding_dim", "hidden_dim", "mlp_dim"):
         value = settings.get(key)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        if (key in ("epochs", "batch_size", "max_length") or value is not None) and (
+            not isinstance(value, int) or isinstance(value, bool) or value < 1
+        ):
             raise ConfigError(f"{where}.{key}: expected a positive integer, got {value!r}")
+    for key in ("dropout", "lr", "weight_decay"):
+        value = settings.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or value < 0 or (key == "dropout" and value >= 1)):  # fmt: skip
+            bound = "in [0, 1)" if key == "dropout" else ">= 0"
+            raise ConfigError(f"{where}.{key}: expected a number {bound}, got {value!r}")
     return ModelSpec(name, str(arch), hypothesis_only, settings)
 
 

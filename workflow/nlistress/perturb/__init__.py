@@ -56,8 +56,29 @@ def make_generator(
 ) -> Generator:
     """The generator of test ``test`` with ``overrides`` merged over its settings."""
     family, settings = find_test(params, test)
-    settings = deep_merge(settings, overrides or {})
-    name = settings.pop("generator", None)
+    name = settings.get("generator")
     if not name:
         raise ConfigError(f"{family}.tests.{test}.generator: missing")
+    unknown = sorted(set(overrides or {}) - known_settings(params, name))
+    if unknown:  # a typo (`--set repaet=5`) must not build a set with the default silently
+        known = ", ".join(sorted(known_settings(params, name) - {"generator"}))
+        raise ConfigError(f"{family}.tests.{test}: unknown setting(s) {', '.join(unknown)} "
+                          f"for generator {name} (known: {known})")  # fmt: skip
+    settings = deep_merge(settings, overrides or {})
+    settings.pop("generator")
     return generator_class(name)(test, settings, params)
+
+
+def known_settings(params: Mapping[str, Any], generator: str) -> set[str]:
+    """The settings a generator takes: its declared ``settings_keys``, or else every key a
+    test of that generator sets in params (``keep_original`` of negation_augmented counts
+    for every tautology test)."""
+    declared = generator_class(generator).settings_keys
+    if declared is not None:
+        return {"generator", *declared}
+    keys = {"generator"}
+    for family in FAMILIES:
+        for settings in ((params.get(family) or {}).get("tests") or {}).values():
+            if isinstance(settings, Mapping) and settings.get("generator") == generator:
+                keys.update(settings)
+    return keys

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..atomic import sha256_file
 from ..canonical import AQUA_SCHEMA, BUILDERS, NLI_SCHEMA
 from ..config import DatasetSpec, PrepareSettings
-from ..errors import DataError
+from ..errors import ConfigError, DataError
 from ..manifest import RowCounts, write_manifest
 from ..parquet_io import write_parquet_batches
 from ..progress import with_progress
@@ -48,6 +49,9 @@ def _from_parquet(path: Path, reads: str) -> pa.Table:
     columns = {}
     for field in schema:
         if field.name in table.column_names:
+            given = table.schema.field(field.name).type
+            if field.type == pa.string() and not (pa.types.is_string(given) or pa.types.is_large_string(given)):
+                raise DataError(path, f"column {field.name!r} must hold text, got {given}")
             try:
                 columns[field.name] = table[field.name].cast(field.type)
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
@@ -64,7 +68,18 @@ def _from_parquet(path: Path, reads: str) -> pa.Table:
             )
         else:
             columns[field.name] = pa.nulls(table.num_rows, field.type)
-    return pa.table(columns, schema=schema.with_metadata(None))
+    table = pa.table(columns, schema=schema.with_metadata(None))
+    for name in REQUIRED[reads]:
+        nulls = table[name].null_count
+        if nulls and not schema.field(name).nullable:
+            first = int(table[name].is_null().to_numpy(zero_copy_only=False).argmax())
+            raise DataError(path, f"{name} is empty ({nulls} rows)", first, unit="row")
+    uids = pc.value_counts(table["uid"])
+    duplicated = uids.filter(pc.greater(uids.field("counts"), 1))
+    if len(duplicated):
+        raise DataError(path, f"uid {duplicated[0]['values'].as_py()!r} appears "
+                        f"{duplicated[0]['counts'].as_py()} times; uids must be unique")  # fmt: skip
+    return table
 
 
 def _from_jsonl(path: Path, reads: str, params: Mapping[str, Any]) -> tuple[pa.Table, RowCounts]:
@@ -128,7 +143,9 @@ def build_set(
         raise DataError(input_path, "no rows to perturb")
     dataset, split = _single(table, "dataset", input_path), _single(table, "split", input_path)
     family, _ = find_test(params, test)
-    seed = int(seed if seed is not None else (params.get(family) or {}).get("seed", 0))
+    seed = seed if seed is not None else (params.get(family) or {}).get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"{family}.seed: expected an integer, got {seed!r}")
     context = Context(dataset, split, language or dataset_language(params, dataset), seed)
     counts = RowCounts(unit=generator.unit)
     labels: Counter[str] = Counter()
