@@ -11,13 +11,27 @@ configfile: "params.yaml"
 
 
 include: "rules/common.smk"
+
+
+# Dataset and test names come from the registry, so `mnli_dev_matched` splits
+# unambiguously into dataset `mnli` and split `dev_matched`.
+wildcard_constraints:
+    dataset=_names(config.get("datasets", {})),
+    test=_names([t for f in ("stress", "permute", "swap") for t in config.get(f, {}).get("tests", {})]),
+    family="stress|permute|swap",
+    split="[A-Za-z0-9_.-]+",
+    download=_names(config.get("downloads", {})),
+    model=_names(MODELS.get("zoo", {})),
+    variant="|".join(VARIANTS),
+
+
 include: "rules/download.smk"
 include: "rules/canonical.smk"
 include: "rules/sets.smk"
 include: "rules/unli.smk"
+include: "rules/models.smk"
 include: "rules/artifacts.smk"
 include: "rules/release.smk"
-include: "rules/models.smk"
 include: "rules/tables.smk"
 
 

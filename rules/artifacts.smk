@@ -5,45 +5,6 @@ predictions come from the registry's model artifacts.hypothesis_only_model, trai
 baselines dataset on its own training split as in the paper (data/baselines/<model>/<dataset>/);
 with that set to null, from the bag-of-words proxy (data/baselines/bow/<dataset>/)."""
 
-from nlistress.artifacts.settings import hypothesis_only_model
-
-ARTIFACTS = config.get("artifacts", {})
-# Analyses and baseline datasets with nothing selected (e.g. in an offline override) are skipped.
-GIVEAWAY = {name: splits for name, splits in ARTIFACTS.get("giveaway", {}).items() if splits}
-BASELINES = {d: b for d, b in ARTIFACTS.get("baselines", {}).items() if b.get("eval")}
-GIVEAWAY_FILES = ("top_words.csv", "top_words.md", "coverage.csv", "coverage.png", "words.json")
-BASELINE_FILES = [f"table{n}.{ext}" for n in (2, 3) for ext in ("md", "csv", "tex")] + ["baselines.json"]
-HYP_MODEL = hypothesis_only_model(config)
-# Where one dataset's hypothesis-only predictor keeps its model and predictions.
-PREDICTOR = HYP_MODEL or "bow"
-
-
-def artifacts_config(*datasets):
-    """The artifacts section plus the registry entries of ``datasets`` (their language)."""
-    return config_json(
-        artifacts=ARTIFACTS, datasets={d: config["datasets"][d] for d in datasets}
-    )
-
-
-def canonical_path(dataset_split):
-    return f"data/canonical/{dataset_split}.parquet"
-
-
-def predictions_of(dataset):
-    """Hypothesis-only predictions on every evaluation split of one baselines dataset."""
-    return [f"data/baselines/{PREDICTOR}/{dataset}/{s.replace('/', '_')}.parquet"
-            for s in BASELINES[dataset]["eval"]]
-
-
-def set_model_inputs(w):
-    """The set's dataset's hypothesis-only model and its predictions on the set, where one is trained."""
-    if not HYP_MODEL or w.dataset not in BASELINES:
-        return {}
-    return {
-        "model": f"data/baselines/{HYP_MODEL}/{w.dataset}/model",
-        "predictions": f"data/sets/{w.family}/{w.test}/{w.dataset}_{w.split}.hyp_only.parquet",
-    }
-
 
 rule giveaway:
     """p(l|w), top words per label (Figure 13) and coverage curve (Figure 6) of one analysis."""
@@ -57,11 +18,14 @@ rule giveaway:
         tables=lambda w, input: [word for t in input for word in ("--table", t)],
         folder=lambda w: f"results/giveaway/{w.analysis}",
         config=lambda w: artifacts_config(*{s.split("/")[0] for s in GIVEAWAY[w.analysis]}),
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/artifacts/giveaway/{analysis}.log",
     shell:
         "nlistress giveaway {params.tables:q} -o {params.folder:q} --title {wildcards.analysis:q}"
-        " --set-json {params.config:q} 2>&1 | tee {log:q}"
+        " --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 rule set_audit:
@@ -75,11 +39,14 @@ rule set_audit:
         config=lambda w: artifacts_config(w.dataset),
         model=lambda w, input: (["--model", input.model, "--predictions", input.predictions]
                                 if "model" in input.keys() else []),
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/artifacts/audit/{family}/{test}/{dataset}_{split}.log",
     shell:
         "nlistress audit --set {input.table:q} {params.model:q} -o {output:q}"
-        " --set-json {params.config:q} 2>&1 | tee {log:q}"
+        " --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 if HYP_MODEL:
@@ -94,19 +61,21 @@ if HYP_MODEL:
         wildcard_constraints:
             dataset=_names(BASELINES),
         params:
-            config=lambda w: config_json(models=config.get("models", {})),
+            config=lambda w: train_config(HYP_MODEL),
             dev=lambda w, input: ["--dev", input.dev[0]] if input.dev else [],
             model=HYP_MODEL,
         resources:
             **config.get("models", {}).get("resources", {}).get("train", {}),
+        threads: MODEL_THREADS
+        conda:
+            CONDA_ENV
         log:
             f"logs/baselines/{HYP_MODEL}/{{dataset}}/train.log",
         shell:
             "nlistress train {params.model:q} --variant plain --train {input.train:q} {params.dev:q}"
-            " -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+            " -o {output:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
-    rule baseline_predict:
-        """Hypothesis-only predictions of one dataset's model on one canonical split (Table 2)."""
+    use rule predict as baseline_predict with:
         input:
             model=f"data/baselines/{HYP_MODEL}/{{dataset}}/model",
             table="data/canonical/{source}/{split}.parquet",
@@ -114,32 +83,17 @@ if HYP_MODEL:
             f"data/baselines/{HYP_MODEL}/{{dataset}}/{{source}}_{{split}}.parquet",
         wildcard_constraints:
             source=_names(config.get("datasets", {})),
-        params:
-            config=lambda w: config_json(models=config.get("models", {})),
-        resources:
-            **config.get("models", {}).get("resources", {}).get("predict", {}),
         log:
             f"logs/baselines/{HYP_MODEL}/{{dataset}}/{{source}}_{{split}}.log",
-        shell:
-            "nlistress predict --model {input.model:q} --set {input.table:q} -o {output:q}"
-            " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
-    rule set_hypothesis_only:
-        """The set dataset's hypothesis-only model on one generated set (the set's audit and card)."""
+    use rule predict as set_hypothesis_only with:
         input:
             model=f"data/baselines/{HYP_MODEL}/{{dataset}}/model",
             table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
         output:
             "data/sets/{family}/{test}/{dataset}_{split}.hyp_only.parquet",
-        params:
-            config=lambda w: config_json(models=config.get("models", {})),
-        resources:
-            **config.get("models", {}).get("resources", {}).get("predict", {}),
         log:
             "logs/artifacts/hyp_only/{family}/{test}/{dataset}_{split}.log",
-        shell:
-            "nlistress predict --model {input.model:q} --set {input.table:q} -o {output:q}"
-            " --set-json {params.config:q} 2>&1 | tee {log:q}"
 
 else:
 
@@ -154,11 +108,14 @@ else:
             source=_names(config.get("datasets", {})),
         params:
             config=lambda w: artifacts_config(w.source),
+        threads: 1
+        conda:
+            CONDA_ENV
         log:
             "logs/baselines/bow/{dataset}/{source}_{split}.log",
         shell:
             "nlistress hypothesis-bow --train {input.train:q} --table {input.table:q} -o {output:q}"
-            " --set-json {params.config:q} 2>&1 | tee {log:q}"
+            " --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 rule baselines:
@@ -174,12 +131,15 @@ rule baselines:
         # entry left out would come back with the defaults.
         config=lambda w: config_json(artifacts={"baselines": ARTIFACTS.get("baselines", {})}),
         predictor=HYP_MODEL or "bag-of-words proxy",
-        predictions=f"data/baselines/{PREDICTOR}",
+        predictions=lambda w: f"data/baselines/{PREDICTOR}",
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/artifacts/baselines.log",
     shell:
         "nlistress baselines --canonical-dir data/canonical --predictions-dir {params.predictions:q}"
-        " --predictor {params.predictor:q} -o results/baselines --set-json {params.config:q} 2>&1 | tee {log:q}"
+        " --predictor {params.predictor:q} -o results/baselines --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 rule hypothesis_only_baselines:

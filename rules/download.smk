@@ -11,8 +11,11 @@ rule download:
             downloads={w.download: config["downloads"][w.download]},
             download=config.get("download", {}),
         ),
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/download/{download}.log",
     shell:
         "nlistress download {wildcards.download:q} --dest {output.folder:q}"
-        " --manifest {output.manifest:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+        " --manifest {output.manifest:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"

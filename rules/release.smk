@@ -1,12 +1,6 @@
 """The release: every set of the families in `release.families`, with cards and manifests,
 copied into data/release/ with a catalogue. `dvc pull release` fetches exactly this."""
 
-RELEASED = [
-    f"data/sets/{family}/{test}/{dataset}_{split}.parquet"
-    for family in config["release"]["families"]
-    for test, dataset, split in SETS[family]
-]
-
 
 rule release:
     """Assemble the released sets and write catalogue.json / catalogue.csv / CATALOGUE.md."""
@@ -20,7 +14,10 @@ rule release:
             datasets=config["datasets"],
             **{family: {"tests": config[family]["tests"]} for family in FAMILIES},
         ),
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/release.log",
     shell:
-        "nlistress release {input.sets:q} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+        "nlistress release {input.sets:q} -o {output:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"

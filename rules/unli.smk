@@ -6,34 +6,23 @@ per-example β^k scores are computed for every English set of the `permute` test
 them with a model's predictions).
 """
 
-MINITREE = config["permute"].get("minitree", {})
-MINITREE_TRAIN = MINITREE.get("train", "")
-MINITREE_SETS = [
-    (d, s)
-    for t, d, s in SETS["permute"]
-    if t == "permute" and config["datasets"][d].get("language", "en") == "en"
-]
-
-
-def minitree_config(w=None):
-    return config_json(
-        permute={"minitree": MINITREE}, resources=config.get("resources", {})
-    )
-
 
 rule minitree_stat:
     """Per word type: mean UPOS distribution of its neighbours within the radius."""
     input:
-        lambda w: f"data/canonical/{MINITREE_TRAIN}.parquet",
-        lambda w: [f"data/raw/{n}.manifest.json" for n in config.get("resources", {}).get("downloads", [])],
+        train=lambda w: f"data/canonical/{MINITREE_TRAIN}.parquet",
+        resources=lambda w: [f"data/raw/{n}.manifest.json" for n in config.get("resources", {}).get("downloads", [])],
     output:
         "data/unli/minitree/train_statistic.parquet",
     params:
         config=minitree_config,
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/unli/minitree_stat.log",
     shell:
-        "nlistress minitree-stat {input[0]:q} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+        "nlistress minitree-stat {input.train:q} -o {output:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 rule minitree_scores:
@@ -46,11 +35,14 @@ rule minitree_scores:
         "data/unli/minitree/permute/{dataset}_{split}.parquet",
     params:
         config=minitree_config,
+    threads: 1
+    conda:
+        CONDA_ENV
     log:
         "logs/unli/minitree/{dataset}_{split}.log",
     shell:
         "nlistress minitree-scores --set {input.table:q} --canonical {input.canonical:q}"
-        " --stat {input.stat:q} -o {output:q} --set-json {params.config:q} 2>&1 | tee {log:q}"
+        " --stat {input.stat:q} -o {output:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 rule minitree:

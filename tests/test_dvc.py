@@ -379,3 +379,32 @@ def test_changed_params_rerun_only_their_stages(built, env, tmp_path):
     out = env.dvc("repro", cwd=clone)
     assert "Running stage 'canonical@snli'" in out
     assert "Running stage 'canonical@ocnli'" in out
+
+
+def test_adding_a_model_retrains_nothing_already_built(built, env):
+    """Last in this module, as it extends the built project: a model added to models.runs reruns
+    the models stage, which keeps the trained model and its predictions (persist) and trains only
+    the new one; `dvc metrics` and `dvc plots` read the declared scores and figures."""
+    project, _ = built
+    params_file = project / "params.yaml"
+    params = yaml.safe_load(params_file.read_text(encoding="utf-8"))
+    params["models"]["runs"] = {**params["models"]["runs"], "bilstm": ["plain"]}
+    params_file.write_text(yaml.safe_dump(params, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    kept = sorted(p for root in ("data/models/cbow", "data/predictions/cbow") for p in (project / root).rglob("*")
+                  if p.is_file())  # fmt: skip
+    assert kept
+    before = {p: (sha256_file(p), p.stat().st_mtime_ns) for p in kept}
+
+    status = env.dvc("status", cwd=project)
+    assert "models:" in status and "canonical@" not in status and "sets:" not in status
+    out = env.dvc("repro", cwd=project)
+    assert "Running stage 'models'" in out and "Running stage 'sets'" not in out
+    assert (project / "data/models/bilstm/plain/model.safetensors").is_file()
+    assert {p: (sha256_file(p), p.stat().st_mtime_ns) for p in kept} == before
+
+    metrics = json.loads(env.dvc("metrics", "show", "--json", cwd=project).strip().splitlines()[-1])
+    scores = metrics[""]["data"]
+    accuracy = scores["results/scores/bilstm/plain.json"]["data"]["metrics"]
+    assert 0 < accuracy["canonical/snli_test"]["accuracy"] < 1
+    plots = json.loads(env.dvc("plots", "show", "--json", cwd=project).strip().splitlines()[-1])
+    assert "results/unli/omega_curve.png" in plots["data"]

@@ -17,7 +17,7 @@ import pytest
 
 from nlistress.cli import main
 from nlistress.errors import DataError
-from nlistress.unli.metrics import read_predictions
+from nlistress.predictions import read_predictions
 
 from .support import ROOT, canonical_table, project_params
 

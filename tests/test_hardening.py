@@ -255,8 +255,8 @@ def test_archive_bombs_and_ambiguous_members_are_refused(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(("test", "setting", "value", "message"), [
-    ("length_mismatch", "repeat", 100_000_000, "repeat: expected an integer from 1 to 100"),
-    ("permute", "q", 10**9, "q: expected an integer from 1 to 1000"),
+    ("length_mismatch", "repeat", 100_000_000, "length_mismatch.repeat: expected a value <= 100"),
+    ("permute", "q", 10**9, "permute.q: expected a value <= 1000"),
     ("permute", "q", "many", "q: expected an integer"),
 ])  # fmt: skip
 def test_multiplying_settings_are_bounded(test, setting, value, message) -> None:

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
+import torch
 from safetensors.torch import load_file
 
 from nlistress.errors import DataError
 from nlistress.manifest import RowCounts
 from nlistress.models.data import MAX_ENTROPY_LABEL, model_labels, training_frame
+from nlistress.models.predict import load_predictor
 from nlistress.models.score import score_set
 from nlistress.models.text import Vocabulary
 from nlistress.perturb.runner import build_set
@@ -89,6 +92,17 @@ def test_model_directory_contract(world: dict) -> None:
     assert weights["embedding.weight"].shape == (len(vocab), 50)
     assert vocab.tokens[:2] == ["<pad>", "<unk>"]
     assert not any(p.name.startswith(".") for p in model_dir.parent.iterdir())  # no temp leftovers
+
+
+def test_a_reordered_label_list_is_refused_not_relabelled(world: dict, tmp_path: Path) -> None:
+    """The head's label order is recorded in the weights; an edited config.json cannot relabel."""
+    model_dir = tmp_path / "edited"
+    shutil.copytree(world["trained"]["cbow"]["dir"], model_dir)
+    config = json.loads((model_dir / "config.json").read_text())
+    config["labels"] = ["contradiction", "neutral", "entailment"]
+    (model_dir / "config.json").write_text(json.dumps(config))
+    with pytest.raises(DataError, match="trained with labels .*'entailment', 'neutral', 'contradiction'"):
+        load_predictor(model_dir, world["params"]["models"]["predict"], torch.device("cpu"))
 
 
 def test_predictions_format_and_order(world: dict) -> None:

@@ -127,3 +127,51 @@ def test_small_profile_runs_the_whole_dag_then_a_rerun_is_a_no_op(tmp_path):
     assert "Nothing to be done" in proc.stdout + proc.stderr
     after = {p: (sha256_file(p), p.stat().st_mtime_ns) for p in files}
     assert after == before
+
+
+# Every zoo entry of params.yaml off, so a run trains only what the test names.
+_NO_RUNS = {name: [] for name in ("cbow", "bilstm", "infersent", "infersent_hyp", "convnet", "ce", "dam",
+                                  "esim", "roberta_large")}  # fmt: skip
+
+
+def _models_override(runs: dict, canonical: list[str], zoo: dict | None = None) -> dict:
+    """A tiny models section: seconds-long CPU training on SNLI dev, evaluation on canonical splits only."""
+    return {"models": {
+        "train_split": "snli/dev", "dev_split": None, "threads": 2,
+        "training": {"epochs": 1, "train_rows": 300, "embedding_dim": 8, "hidden_dim": 8, "mlp_dim": 8,
+                     "max_length": 16},
+        "zoo": zoo or {}, "runs": {**_NO_RUNS, **runs},
+        "evaluate": {"canonical": canonical, "families": {"stress": [], "permute": [], "swap": []}},
+    }}  # fmt: skip
+
+
+def test_extending_the_run_rebuilds_only_the_new_jobs(tmp_path):
+    """Adding a model to models.runs (and to the zoo), or a split to models.evaluate, plans only
+    the new jobs: every job gets only the settings it reads, so no built model is retrained."""
+    import yaml
+
+    override = copy_project(tmp_path)
+    first = tmp_path / "first.yaml"
+    first.write_text(yaml.safe_dump(_models_override({"cbow": ["plain"]}, ["snli/test"])))
+    run_snakemake(tmp_path, "--cores", "2", "models", "--configfile", str(override), str(first))
+    assert (tmp_path / "results/scores/cbow/plain.json").is_file()
+
+    # Fewer cores give the jobs fewer threads; that is no reason to rebuild anything.
+    proc = run_snakemake(tmp_path, "--cores", "1", "-n", "models", "--configfile", str(override), str(first))
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+    extended = tmp_path / "extended.yaml"
+    extended.write_text(yaml.safe_dump(_models_override(
+        {"cbow": ["plain"], "bilstm": ["plain"], "cbow_wide": ["plain"]}, ["snli/test", "snli/dev"],
+        zoo={"cbow_wide": {"arch": "cbow", "embedding_dim": 12}},
+    )))  # fmt: skip
+    proc = run_snakemake(tmp_path, "--cores", "2", "-n", "-p", "models", "--configfile", str(override), str(extended))
+    out = proc.stdout + proc.stderr
+    counts = job_counts(out)
+    # Two new models trained; predictions: 2 new models x 2 splits + cbow on the new split;
+    # every run's score (the evaluated list grew). cbow is not retrained or re-run on SNLI test.
+    assert counts.get("train") == 2 and counts.get("predict_canonical") == 5 and counts.get("score") == 3, counts
+    planned = {o.strip() for line in re.findall(r"^\s+output: (.+)$", out, re.M) for o in line.split(",")}
+    assert "data/models/cbow/plain" not in planned
+    assert "data/predictions/cbow/plain/canonical/snli_test.parquet" not in planned
+    assert "data/predictions/cbow/plain/canonical/snli_dev.parquet" in planned

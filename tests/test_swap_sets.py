@@ -20,7 +20,7 @@ import pytest
 
 from nlistress.config import deep_merge
 from nlistress.errors import ConfigError, DataError
-from nlistress.perturb.base import LABELS
+from nlistress.labels import LABELS
 from nlistress.perturb.runner import build_set
 from nlistress.swap.factors import polarity
 from nlistress.swap.generators import LABEL_RULES

@@ -22,6 +22,7 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from nlistress.errors import ConfigError, DataError
+from nlistress.labels import LABELS
 from nlistress.models.checkpoints import resolve_checkpoint
 from nlistress.models.data import MAX_ENTROPY_LABEL
 from nlistress.models.transformer import (
@@ -33,7 +34,6 @@ from nlistress.models.transformer import (
     load_pretrained,
     train_transformer,
 )
-from nlistress.perturb.base import LABELS
 from nlistress.unli.objective import prediction_entropy
 
 from .support import canonical_table, project_params

@@ -39,6 +39,7 @@ from .models import commands as models_commands
 from .report import commands as report_commands
 from .swap import commands as swap_commands
 from .swapstats import commands as swapstats_commands
+from .threads import limit_threads
 
 log = logging.getLogger("nlistress")
 
@@ -274,6 +275,29 @@ def cmd_datasets(args: argparse.Namespace) -> None:
             print(f"{name}\t{split.name}\t{split.source.kind}\t{where}")
 
 
+def cmd_validate(args: argparse.Namespace) -> None:
+    """Schema first (every key and type), then the checks that relate several values."""
+    from .artifacts.settings import ArtifactSettings, hypothesis_only_model
+    from .config import canonical_targets, test_targets
+    from .models.settings import evaluation_targets, model_spec, runs
+
+    params = params_from_args(args)
+    canonical_targets(params)
+    for name in params.get("datasets") or {}:
+        DatasetSpec.from_params(params, name)
+    for family in ("stress", "permute", "swap"):
+        for key in ("sets", "augment"):
+            test_targets(params, family, key)
+    for name in (params.get("models") or {}).get("zoo") or {}:
+        model_spec(params, name)
+    runs(params)
+    evaluation_targets(params)
+    ArtifactSettings.from_params(params)
+    hypothesis_only_model(params)
+    files = " + ".join(str(f) for f in args.params or ["params.yaml"])
+    print(f"{files}: valid (schema {__package__}/schemas/params.schema.yaml and the registry checks)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nlistress",
@@ -484,6 +508,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_params_options(p)
     p.set_defaults(func=cmd_datasets)
 
+    p = sub.add_parser(
+        "validate",
+        help="check params files (and overrides) against the schema, before any job runs",
+        description="Merge the --params files and --set-json as every subcommand does, check the "
+        "result against schemas/params.schema.yaml (unknown keys, types, allowed values) and the "
+        "registry rules that relate several values; print one line naming the first problem's "
+        "key path, or that the params are valid. The Snakefile runs the same check when it loads.",
+    )
+    add_params_options(p)
+    p.set_defaults(func=cmd_validate)
+
     for register in _EXTENSIONS:
         register(sub)
     for command in sub.choices.values():
@@ -525,6 +560,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         refuse_overwriting_inputs(args)
+        if getattr(args, "threads", None) is not None:
+            limit_threads(args.threads)
         with replacing_any_folder(bool(getattr(args, "force", False))):
             args.func(args)
     except NlistressError as exc:

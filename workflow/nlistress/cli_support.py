@@ -19,6 +19,7 @@ import yaml
 
 from .config import deep_merge, load_params
 from .errors import ConfigError
+from .schema import validate_params
 
 
 def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -37,11 +38,13 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
         raise ConfigError(
             "no params: run from the project folder (params.yaml) or pass --params FILE"
         )
+    source = " + ".join([*(str(f) for f in files), *(["--set-json"] if args.set_json else [])])
+    validate_params(params, source)
     return params
 
 
 def add_params_options(parser: argparse.ArgumentParser) -> None:
-    """``--params`` and ``--set-json``, the two ways a subcommand receives config."""
+    """``--params`` and ``--set-json``, the two ways a subcommand receives config, and ``--threads``."""
     parser.add_argument(
         "--params",
         action="append",
@@ -53,6 +56,13 @@ def add_params_options(parser: argparse.ArgumentParser) -> None:
         "--set-json",
         metavar="JSON",
         help="JSON object deep-merged over the params (used by the Snakemake rules)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="CPU threads for torch, BLAS and OpenMP (the Snakemake rules pass the job's threads; "
+        "default: models.threads for train and predict, else the libraries' own choice)",
     )
 
 

@@ -38,9 +38,9 @@ import pyarrow.parquet as pq
 
 from .atomic import sha256_file, write_json_atomic, write_text_atomic
 from .errors import DataError
+from .labels import LABELS
 from .manifest import RowCounts, write_manifest
 from .parquet_io import write_parquet
-from .perturb.base import LABELS
 
 COLUMNS = ("uid", "label", "premise", "hypothesis", "perturbation_params")
 ANSWERS = ("label_correct", "grammatical")

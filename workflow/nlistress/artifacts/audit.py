@@ -205,7 +205,7 @@ def write_audit(
     record = audit_set(set_path, params)
     record["hypothesis_only_model"] = None
     if model is not None:
-        from ..unli.metrics import prob_tolerance
+        from ..predictions import prob_tolerance
         from .model_audit import model_audit
 
         record["hypothesis_only_model"] = model_audit(set_path, *model, prob_tolerance(params))

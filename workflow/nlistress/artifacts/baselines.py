@@ -29,8 +29,8 @@ import pyarrow as pa
 from ..atomic import sha256_file, write_json_atomic, write_text_atomic
 from ..errors import DataError
 from ..parquet_io import write_parquet
+from ..predictions import read_predictions
 from ..tables import latex_table, markdown_table, tex_escape
-from ..unli.metrics import read_predictions
 from .bow import NaiveBayes, presence_matrix
 from .labelled import read_columns, read_labelled
 from .words import hypothesis_words

@@ -116,7 +116,7 @@ def _runs_from_params(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def cmd_baselines(args: argparse.Namespace) -> None:
-    from ..unli.metrics import prob_tolerance
+    from ..predictions import prob_tolerance
     from .baselines import SplitInput, majority_of, score_split, write_baselines
 
     params = params_from_args(args)

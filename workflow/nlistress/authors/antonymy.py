@@ -28,8 +28,9 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from ..labels import LABELS
 from ..manifest import RowCounts
-from ..perturb.base import LABELS, Context, Generator, SetRow
+from ..perturb.base import Context, Generator, SetRow
 from ..resources import wordnet
 from .tokens import lesk_2018, parse_tokens
 

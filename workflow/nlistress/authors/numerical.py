@@ -35,8 +35,9 @@ from typing import Any, ClassVar
 import pyarrow as pa
 
 from ..errors import ConfigError
+from ..labels import LABELS
 from ..manifest import RowCounts
-from ..perturb.base import LABELS, Context, Generator, SetRow, row_rng
+from ..perturb.base import Context, Generator, SetRow, row_rng
 from ..resources import spacy_pipeline
 
 OPTION = re.compile(r"^\s*[A-E]\s*\)\s*")

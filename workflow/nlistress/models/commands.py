@@ -10,19 +10,21 @@ from typing import Any
 
 from ..cli_support import add_params_options, params_from_args
 from ..errors import ConfigError
+from ..threads import configured_threads, set_torch_threads
 
 log = logging.getLogger("nlistress")
 
 
 def _threads(params: Mapping[str, Any]) -> None:
-    """``models.threads``: CPU threads for torch (null: torch's default)."""
-    threads = (params.get("models") or {}).get("threads")
-    if threads is not None:
-        if not isinstance(threads, int) or threads < 1:
+    """torch's CPU threads: the job's ``--threads``, else ``models.threads`` (null: torch's default)."""
+    threads = configured_threads()
+    if threads is None:
+        threads = (params.get("models") or {}).get("threads")
+        if threads is None:
+            return
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ConfigError(f"models.threads: expected a positive integer or null, got {threads!r}")
-        import torch
-
-        torch.set_num_threads(threads)
+    set_torch_threads(threads)
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -57,7 +59,7 @@ def cmd_predict(args: argparse.Namespace) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> None:
-    from ..unli.metrics import prob_tolerance
+    from ..predictions import prob_tolerance
     from .score import score_set, write_scores
 
     params = params_from_args(args)

@@ -29,7 +29,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ..errors import ConfigError
-from ..perturb.base import LABELS
+from ..labels import LABELS
 
 
 def _mask(lengths: torch.Tensor, width: int) -> torch.Tensor:

@@ -25,18 +25,21 @@ from typing import Any, Protocol
 import numpy as np
 import pyarrow as pa
 import torch
-from safetensors import SafetensorError
+from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file
 
 from ..errors import ConfigError, DataError
+from ..labels import LABELS
 from ..parquet_io import write_parquet_batches
-from ..perturb.base import LABELS
 from ..progress import with_progress
 from .data import iter_set_chunks
 from .encoders import build_model
 from .text import Vocabulary, pad_batch
 
 log = logging.getLogger("nlistress")
+
+# safetensors metadata key under which training records the head's label order (JSON list).
+LABELS_METADATA = "nlistress.labels"
 
 
 def prediction_schema(labels: Sequence[str]) -> pa.Schema:
@@ -90,6 +93,7 @@ class EncoderPredictor:
         if not weights.is_file():
             raise DataError(model_dir, "no model.safetensors in the model directory")
         try:
+            _check_label_order(weights, labels)
             model.load_state_dict(load_file(weights))
         except SafetensorError as exc:
             raise DataError(weights, f"not a readable safetensors file ({exc})") from None
@@ -116,6 +120,25 @@ class EncoderPredictor:
                 out[idx] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
         self.model.train(was_training)
         return out
+
+
+def _check_label_order(weights: Path, labels: Sequence[str]) -> None:
+    """Refuse weights whose head was trained with another label order than ``config.json`` names.
+
+    Training records the order in the safetensors metadata; without this check an
+    edited ``labels`` list would silently relabel every prediction.
+    """
+    with safe_open(weights, framework="pt") as handle:
+        recorded = (handle.metadata() or {}).get(LABELS_METADATA)
+    if recorded is None:
+        raise DataError(weights, "the weights do not record the label order of their head: retrain the model")
+    try:
+        trained = json.loads(recorded)
+    except json.JSONDecodeError:
+        raise DataError(weights, f"unreadable {LABELS_METADATA} record {recorded[:80]!r}: retrain the model") from None
+    if trained != list(labels):
+        raise DataError(weights, f"the head was trained with labels {trained} in that order, but config.json "
+                        f"says {list(labels)}: restore config.json's labels or retrain")  # fmt: skip
 
 
 def read_model_config(model_dir: Path) -> dict[str, Any]:

@@ -27,9 +27,9 @@ import pyarrow.parquet as pq
 
 from ..atomic import sha256_file, write_json_atomic, write_text_atomic
 from ..errors import DataError
+from ..labels import LABELS
 from ..parquet_io import open_parquet
-from ..perturb.base import LABELS
-from ..unli.metrics import read_predictions
+from ..predictions import read_predictions
 
 NEUTRAL = LABELS.index("neutral")
 
@@ -126,7 +126,10 @@ def _pct(value: float | None) -> str:
 
 def write_scores(model: str, results: Sequence[dict[str, Any]], output: Path) -> list[Path]:
     """``output`` (.json) plus a Markdown table (.md) and a CSV (.csv) next to it."""
-    write_json_atomic(output, {"model": model, "sets": list(results)})
+    # "metrics": the scalar figures keyed by set, the shape `dvc metrics show/diff` reads.
+    metrics = {r["set"]: {"accuracy": r["accuracy"], "false_neutral_share": r["false_neutral_share"],
+                          "rows": r["rows"]["scored"]} for r in results}  # fmt: skip
+    write_json_atomic(output, {"model": model, "sets": list(results), "metrics": metrics})
     short = [label[0].upper() for label in LABELS]
     lines = [
         f"# {model}",

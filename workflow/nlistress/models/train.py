@@ -16,6 +16,7 @@ give byte-identical weights.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import random
 import time
@@ -37,7 +38,7 @@ from ..manifest import RowCounts
 from ..unli.objective import prediction_entropy
 from .data import dev_frame, model_labels, subsample, training_frame
 from .encoders import build_model
-from .predict import EncoderPredictor
+from .predict import LABELS_METADATA, EncoderPredictor
 from .settings import ModelSpec
 from .text import Vocabulary, load_glove, pad_batch
 
@@ -226,7 +227,9 @@ def train_encoder(
                 break
     assert best_state is not None
     state = {k: v.detach().cpu().contiguous() for k, v in best_state.items()}
-    save_file(state, out_dir / "model.safetensors")
+    # The head's output order travels with the weights: a config.json whose labels are later
+    # reordered would otherwise relabel every prediction without a word (checked at load).
+    save_file(state, out_dir / "model.safetensors", metadata={LABELS_METADATA: json.dumps(list(labels))})
     vocab.save(out_dir / "vocab.json")
     return metrics
 

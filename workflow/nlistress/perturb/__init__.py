@@ -14,6 +14,7 @@ from typing import Any
 
 from ..config import deep_merge
 from ..errors import ConfigError
+from ..schema import validate_params
 from .base import Generator
 
 FAMILIES = ("stress", "permute", "swap")
@@ -64,6 +65,8 @@ def make_generator(
         known = ", ".join(sorted(known_settings(params, name) - {"generator"}))
         raise ConfigError(f"{family}.tests.{test}: unknown setting(s) {', '.join(unknown)} "
                           f"for generator {name} (known: {known})")  # fmt: skip
+    if overrides:  # the same schema as params.yaml: `--set q=many` is refused like `q: many`
+        validate_params(deep_merge(params, {family: {"tests": {test: dict(overrides)}}}), "--set")
     settings = deep_merge(settings, overrides or {})
     settings.pop("generator")
     return generator_class(name)(test, settings, params)

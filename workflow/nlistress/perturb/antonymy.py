@@ -84,9 +84,10 @@ from typing import Any, ClassVar
 import pyarrow as pa
 
 from ..errors import ConfigError
+from ..labels import LABELS
 from ..manifest import RowCounts
 from ..resources import spacy_pipeline, wordnet
-from .base import LABELS, Context, Generator, SetRow, row_rng
+from .base import Context, Generator, SetRow, row_rng
 from .precision import (
     SCOPE_FILTERS,
     SENTENCE_FILTERS,

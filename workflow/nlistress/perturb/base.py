@@ -20,8 +20,6 @@ import pyarrow as pa
 from ..canonical import NLI_SCHEMA
 from ..manifest import RowCounts
 
-LABELS = ("entailment", "neutral", "contradiction")
-
 # A set row is a canonical NLI row whose `source_id` gives way to provenance.
 SET_SCHEMA = pa.schema(
     [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..perturb.base import LABELS
+from ..labels import LABELS
 from .index import PairIndex
 from .schema import POLARITY_NONE
 

@@ -33,8 +33,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import ConfigError
+from ..labels import LABELS
 from ..manifest import RowCounts
-from ..perturb.base import LABELS, Context, Generator, row_rng
+from ..perturb.base import Context, Generator, row_rng
 from ..perturb.precision import decisive, drop_reason
 from ..perturb.runner import read_input
 from .factors import Factors

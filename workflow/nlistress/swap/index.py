@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from ..perturb.base import LABELS
+from ..labels import LABELS
 from .tokens import words
 
 SIDES = ("premise", "hypothesis")

@@ -18,9 +18,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import DataError
+from ..labels import LABELS
 from ..manifest import RowCounts
+from ..predictions import read_predictions
 from ..swap.schema import POLARITY_NONE
-from ..unli.metrics import LABELS, read_predictions
 
 # The paper's samples (section 5.4; the codes of ``swap.schema.EXPERIMENTS``):
 # experiment number and, for a transformed sample, the control it comes from.

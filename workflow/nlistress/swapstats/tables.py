@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DataError
-from ..unli.metrics import LABELS
+from ..labels import LABELS
 from .samples import NO_GOLD, NO_POLARITY, Sample
 
 SUBSETS = ("whole", "subset1", "subset2", "subset3")

@@ -42,16 +42,15 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.json as pj
 import pyarrow.parquet as pq
 
 from ..atomic import write_json_atomic, write_text_atomic
 from ..errors import ConfigError, DataError
 from ..figures import FigureSize
-from ..readers import iter_json_lines
+from ..labels import LABELS
+from ..predictions import Predictions, read_predictions
 from ..tables import csv_table, latex_table, markdown_table, tex_escape
 
-LABELS = ("entailment", "neutral", "contradiction")
 BLEU_ORDERS = (2, 3, 4)
 SIDES = ("premise", "hypothesis")
 # Permuted-set columns the metrics read (texts are never read).
@@ -153,159 +152,6 @@ class MetricSettings:
             minitree_edges=_edges(section["minitree_edges"], f"{where}.minitree_edges"),
             prob_tolerance=tolerance,
         )
-
-
-def prob_tolerance(params: Mapping[str, Any]) -> float:
-    """``permute.metrics.prob_tolerance``: how far a prediction row's probabilities may sum from 1.
-
-    Every reader of prediction files (metrics, scores, baselines, audits) uses this one value.
-    """
-    return float(((params.get("permute") or {}).get("metrics") or {}).get("prob_tolerance", 1e-3))
-
-
-# ---------------------------------------------------------------------------
-# Predictions
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Predictions:
-    """A prediction file, validated: unique uids, known labels, optional entropy per row."""
-
-    path: Path
-    unit: str  # "line" (JSON lines, 1-based) or "row" (Parquet, 0-based)
-    uids: pd.Index
-    label_codes: np.ndarray  # int8 index into the label list
-    entropy: np.ndarray | None  # nats, one per row
-    entropy_source: str  # "probabilities", "entropy column" or "none"
-
-
-def _where(path: Path, unit: str, index: int) -> int:
-    """The line (JSON lines: 1-based, blank lines counted) or row (Parquet: 0-based) of row ``index``."""
-    if unit == "row":
-        return index
-    seen = -1
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            if raw.strip():
-                seen += 1
-                if seen == index:
-                    return lineno
-    return index + 1
-
-
-def _row_error(path: Path, unit: str, index: int, message: str) -> DataError:
-    return DataError(path, message, _where(path, unit, int(index)), unit)
-
-
-def _read_prediction_table(path: Path, wanted: Sequence[str]) -> tuple[pa.Table, str]:
-    if not path.is_file():
-        raise DataError(path, "file not found")
-    if path.suffix == ".parquet":
-        try:
-            names = pq.read_schema(path).names
-            table = pq.read_table(path, columns=[c for c in wanted if c in names])
-        except (OSError, pa.ArrowInvalid) as exc:
-            raise DataError(path, f"not a readable Parquet file ({exc})") from None
-        return table, "row"
-    if path.suffix in (".jsonl", ".json"):
-        try:
-            table = pj.read_json(path)
-        except (pa.ArrowInvalid, OSError) as exc:
-            # Find the bad line with the strict reader, which names it.
-            for _ in iter_json_lines(path):
-                pass
-            raise DataError(path, f"cannot read as JSON lines ({exc})") from None
-        return table.select([c for c in wanted if c in table.column_names]), "line"
-    raise DataError(path, "expected a .parquet or .jsonl prediction file")
-
-
-def _float_column(table: pa.Table, name: str, path: Path, unit: str) -> np.ndarray:
-    column = table[name]
-    if column.null_count:
-        first = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
-        raise _row_error(path, unit, first, f"{name} is empty")
-    try:
-        values = column.cast(pa.float64()).to_numpy()
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise DataError(path, f"column {name!r} must hold numbers") from None
-    bad = ~np.isfinite(values) | (values < 0)
-    if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise _row_error(
-            path, unit, first, f"{name} must be a finite number >= 0, got {values[first]}"
-        )
-    return values
-
-
-def read_predictions(
-    path: str | Path, labels: Sequence[str] = LABELS, prob_tolerance: float = 1e-3
-) -> Predictions:
-    """Read and validate a prediction file (Parquet or JSON lines).
-
-    Required: ``uid`` and ``prediction`` (a label name). Optional: one
-    ``prob_<label>`` column per label (all or none; each row must sum to 1
-    within ``prob_tolerance`` and is renormalised), else ``entropy`` (nats).
-    Errors name the file and the line (JSON lines) or 0-based row (Parquet).
-    """
-    path = Path(path)
-    prob_columns = [f"prob_{label}" for label in labels]
-    table, unit = _read_prediction_table(path, ["uid", "prediction", *prob_columns, "entropy"])
-    missing = [c for c in ("uid", "prediction") if c not in table.column_names]
-    if missing:
-        raise DataError(path, f"missing column(s) {', '.join(missing)}")
-    if table.num_rows == 0:
-        raise DataError(path, "no rows")
-    for name in ("uid", "prediction"):
-        if table[name].null_count:
-            first = int(np.flatnonzero(table[name].is_null().to_numpy(zero_copy_only=False))[0])
-            raise _row_error(path, unit, first, f"{name} is empty")
-    prediction = table["prediction"]
-    if pa.types.is_dictionary(prediction.type) or pa.types.is_large_string(prediction.type):
-        prediction = prediction.cast(pa.string())  # e.g. a pandas categorical
-    if not pa.types.is_string(prediction.type):
-        raise DataError(path, f"column 'prediction' must hold label names ({', '.join(labels)})")
-    table = table.set_column(table.column_names.index("prediction"), "prediction", prediction)
-    codes = pc.index_in(table["prediction"], value_set=pa.array(list(labels)))
-    if codes.null_count:
-        first = int(np.flatnonzero(codes.is_null().to_numpy(zero_copy_only=False))[0])
-        value = table["prediction"][first].as_py()
-        raise _row_error(
-            path, unit, first, f"unknown prediction {value!r} (expected one of {', '.join(labels)})"
-        )
-    uids = pd.Index(table["uid"].cast(pa.string()).to_pandas(), name="uid")
-    if not uids.is_unique:
-        first = int(np.flatnonzero(uids.duplicated())[0])
-        raise _row_error(path, unit, first, f"duplicate uid {uids[first]!r}")
-
-    present = [c for c in prob_columns if c in table.column_names]
-    entropy: np.ndarray | None = None
-    source = "none"
-    if present:
-        if len(present) != len(prob_columns):
-            absent = [c for c in prob_columns if c not in present]
-            raise DataError(
-                path, f"has {', '.join(present)} but not {', '.join(absent)}; give all or none"
-            )
-        probs = np.column_stack([_float_column(table, c, path, unit) for c in prob_columns])
-        sums = probs.sum(axis=1)
-        off = np.abs(sums - 1.0) > prob_tolerance
-        if off.any():
-            first = int(np.flatnonzero(off)[0])
-            raise _row_error(
-                path, unit, first,
-                f"probabilities sum to {sums[first]:.6g}, not 1 (tolerance {prob_tolerance})",
-            )  # fmt: skip
-        probs = probs / sums[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            entropy = -np.where(probs > 0, probs * np.log(probs), 0.0).sum(axis=1)
-        source = "probabilities"
-    elif "entropy" in table.column_names:
-        entropy = _float_column(table, "entropy", path, unit)
-        source = "entropy column"
-    return Predictions(
-        path, unit, uids, codes.to_numpy(zero_copy_only=False).astype(np.int8), entropy, source
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -509,6 +355,142 @@ def minitree_bins(
     return frame
 
 
+def _gold_labels(
+    canonical_path: Path, data: _Set, labels: Sequence[str], set_path: Path
+) -> tuple[pd.Index, np.ndarray, np.ndarray]:
+    """The canonical table's uids and label codes (-1: unlabelled), and the gold label of
+    every used example; the set's own labels must agree with them."""
+    _required_columns(canonical_path, ("uid", "label"), "canonical table")
+    canonical = pq.read_table(canonical_path, columns=["uid", "label"])
+    canon_uids = pd.Index(canonical["uid"].to_pandas())
+    canon_label = (
+        pc.fill_null(pc.index_in(canonical["label"], value_set=pa.array(list(labels))), -1)
+        .to_numpy(zero_copy_only=False)
+        .astype(np.int8)
+    )
+    unknown = canonical["label"].is_valid().to_numpy(zero_copy_only=False) & (canon_label < 0)
+    if unknown.any():
+        first = int(np.flatnonzero(unknown)[0])
+        raise DataError(
+            canonical_path, f"label {canonical['label'][first].as_py()!r} is not one of {list(labels)}",
+            first, "row",
+        )  # fmt: skip
+    n_ex = len(data.example_uids)
+    at = canon_uids.get_indexer(data.example_uids)
+    if (at < 0).any():
+        raise _missing_error(
+            canonical_path, "row", data.example_uids[at < 0], n_ex, f"source_uids of {set_path.name}"
+        )
+    gold = canon_label[at]
+    if (gold < 0).any():
+        shown = ", ".join(repr(str(u)) for u in data.example_uids[gold < 0][:_SHOW])
+        raise DataError(
+            canonical_path,
+            f"{int((gold < 0).sum())} used examples have no gold label ({shown}); "
+            "permutation metrics need gold labels (is this an unlabelled split?)",
+        )
+    mismatch = data.row_label != gold[data.example]
+    if mismatch.any():
+        row = int(np.flatnonzero(mismatch)[0])
+        raise DataError(
+            set_path,
+            f"label of {data.uids[row]!r} differs from the gold label of its original "
+            f"{data.example_uids[data.example[row]]!r} in {canonical_path.name}",
+        )
+    return canon_uids, canon_label, gold
+
+
+def _join_predictions(
+    data: _Set, orig: Predictions, perm: Predictions, set_path: Path
+) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of every used example in the original predictions and of every permuted
+    row in the permuted ones; a missing one is an error naming the file and the uids."""
+    at_orig = orig.uids.get_indexer(data.example_uids)
+    if (at_orig < 0).any():
+        raise _missing_error(
+            orig.path, "prediction", data.example_uids[at_orig < 0], len(data.example_uids),
+            f"original examples used by {set_path.name}",
+        )  # fmt: skip
+    at_perm = perm.uids.get_indexer(data.uids)
+    if (at_perm < 0).any():
+        raise _missing_error(
+            perm.path, "prediction", data.uids.to_numpy()[at_perm < 0], len(data.uids),
+            f"permuted rows of {set_path.name}",
+        )  # fmt: skip
+    return at_orig, at_perm
+
+
+def _accuracy_on_all(
+    orig: Predictions, canon_uids: pd.Index, canon_label: np.ndarray, canonical_path: Path, notes: list[str]
+) -> float | None:
+    """A_all: accuracy on every labelled example of the canonical table (null, with a note,
+    where the original predictions do not cover them all)."""
+    labelled = canon_label >= 0
+    at_all = orig.uids.get_indexer(canon_uids[labelled])
+    if (at_all >= 0).all():
+        return float((orig.label_codes[at_all] == canon_label[labelled]).mean())
+    notes.append(
+        f"A_all undefined: original predictions cover {int((at_all >= 0).sum())} of "
+        f"{int(labelled.sum())} labelled examples of {canonical_path.name}"
+    )
+    return None
+
+
+def _entropy_table(
+    perm: Predictions, at_perm: np.ndarray, accepted: np.ndarray, row_correct: np.ndarray, notes: list[str]
+) -> pd.DataFrame:
+    """Entropy of the accepted permutations, all and split by D_c / D_f (Figure 2)."""
+    columns = ["subset", "n_accepted", "mean", "q1", "median", "q3", "min", "max", "source"]
+    if perm.entropy is None:
+        notes.append("entropy omitted: the permuted predictions have neither prob_<label> columns nor entropy")
+        return pd.DataFrame([], columns=columns)
+    row_entropy = perm.entropy[at_perm]
+    rows = []
+    for subset, mask in (
+        ("all", accepted), ("D_c", accepted & row_correct), ("D_f", accepted & ~row_correct),
+    ):  # fmt: skip
+        rows.append({"subset": subset, "n_accepted": int(mask.sum()), **_quantiles(row_entropy[mask]),
+                     "source": perm.entropy_source})  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _bleu_table(data: _Set, accepted: np.ndarray, edges: Sequence[float], notes: list[str]) -> pd.DataFrame:
+    """Acceptance of the permuted rows by their BLEU-n against the original (Figures 3 and 10)."""
+    rows = []
+    accepted_f = accepted.astype(np.float64)
+    for n in BLEU_ORDERS:
+        counts, rates, outside = binned_means(data.bleu[n], accepted_f, edges)
+        if outside:
+            notes.append(f"{outside} permuted rows have a BLEU-{n} outside the bin edges")
+        index = bin_index(data.bleu[n], edges)
+        hits = np.bincount(index[index >= 0], weights=accepted_f[index >= 0], minlength=len(counts))
+        for i in range(len(counts)):
+            rows.append({
+                "bleu": n, "lo": edges[i], "hi": edges[i + 1],
+                "n_rows": int(counts[i]), "n_accepted": int(hits[i]),
+                "acceptance": None if counts[i] == 0 else float(rates[i]),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _length_table(
+    data: _Set, pr_cor: np.ndarray, correct: np.ndarray, edges: Sequence[float], notes: list[str]
+) -> pd.DataFrame:
+    """Mean share of accepted permutations by the original's length, D_c and D_f (Figure 6)."""
+    rows = []
+    tokens = data.tokens.astype(np.float64)
+    for subset, mask in (("D_c", correct), ("D_f", ~correct)):
+        counts, means, outside = binned_means(tokens[mask], pr_cor[mask], edges)
+        if outside:
+            notes.append(f"{outside} examples of {subset} have a length outside the bin edges")
+        for i in range(len(counts)):
+            rows.append({
+                "subset": subset, "lo": edges[i], "hi": edges[i + 1], "n_examples": int(counts[i]),
+                "mean_pr_cor": None if counts[i] == 0 else float(means[i]),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def compute_metrics(
     model: str,
     set_path: str | Path,
@@ -532,64 +514,10 @@ def compute_metrics(
     perm = read_predictions(permuted_predictions, labels, settings.prob_tolerance)
     orig = read_predictions(original_predictions, labels, settings.prob_tolerance)
     notes: list[str] = []
-
-    _required_columns(canonical_path, ("uid", "label"), "canonical table")
-    canonical = pq.read_table(canonical_path, columns=["uid", "label"])
-    canon_uids = pd.Index(canonical["uid"].to_pandas())
-    canon_label = (
-        pc.fill_null(pc.index_in(canonical["label"], value_set=pa.array(list(labels))), -1)
-        .to_numpy(zero_copy_only=False)
-        .astype(np.int8)
-    )
-    unknown = canonical["label"].is_valid().to_numpy(zero_copy_only=False) & (canon_label < 0)
-    if unknown.any():
-        first = int(np.flatnonzero(unknown)[0])
-        raise DataError(
-            canonical_path, f"label {canonical['label'][first].as_py()!r} is not one of {list(labels)}",
-            first, "row",
-        )  # fmt: skip
+    canon_uids, canon_label, gold = _gold_labels(canonical_path, data, labels, set_path)
+    at_orig, at_perm = _join_predictions(data, orig, perm, set_path)
 
     n_ex = len(data.example_uids)
-    at = canon_uids.get_indexer(data.example_uids)
-    if (at < 0).any():
-        raise _missing_error(
-            canonical_path,
-            "row",
-            data.example_uids[at < 0],
-            n_ex,
-            f"source_uids of {set_path.name}",
-        )
-    gold = canon_label[at]
-    if (gold < 0).any():
-        shown = ", ".join(repr(str(u)) for u in data.example_uids[gold < 0][:_SHOW])
-        raise DataError(
-            canonical_path,
-            f"{int((gold < 0).sum())} used examples have no gold label ({shown}); "
-            "permutation metrics need gold labels (is this an unlabelled split?)",
-        )
-    mismatch = data.row_label != gold[data.example]
-    if mismatch.any():
-        row = int(np.flatnonzero(mismatch)[0])
-        raise DataError(
-            set_path,
-            f"label of {data.uids[row]!r} differs from the gold label of its original "
-            f"{data.example_uids[data.example[row]]!r} in {canonical_path.name}",
-        )
-
-    # Join predictions.
-    at_orig = orig.uids.get_indexer(data.example_uids)
-    if (at_orig < 0).any():
-        raise _missing_error(
-            orig.path, "prediction", data.example_uids[at_orig < 0], n_ex,
-            f"original examples used by {set_path.name}",
-        )  # fmt: skip
-    at_perm = perm.uids.get_indexer(data.uids)
-    if (at_perm < 0).any():
-        raise _missing_error(
-            perm.path, "prediction", data.uids.to_numpy()[at_perm < 0], len(data.uids),
-            f"permuted rows of {set_path.name}",
-        )  # fmt: skip
-
     correct = orig.label_codes[at_orig] == gold
     accepted = perm.label_codes[at_perm] == gold[data.example]
     q = np.bincount(data.example, minlength=n_ex)
@@ -604,73 +532,10 @@ def compute_metrics(
         if not len(values):
             notes.append(f"{name} is empty: P^{name[-1]} is undefined (null)")
     flips = int((n_correct[~correct] >= 1).sum())
-
-    # A_all: every labelled original example of the canonical table.
-    labelled = canon_label >= 0
-    at_all = orig.uids.get_indexer(canon_uids[labelled])
-    a_all = None
-    if (at_all >= 0).all():
-        a_all = float((orig.label_codes[at_all] == canon_label[labelled]).mean())
-    else:
-        notes.append(
-            f"A_all undefined: original predictions cover {int((at_all >= 0).sum())} of "
-            f"{int(labelled.sum())} labelled examples of {canonical_path.name}"
-        )
-
-    # Entropy on accepted permutations (Figure 2).
-    entropy_rows = []
-    if perm.entropy is None:
-        notes.append(
-            "entropy omitted: the permuted predictions have neither prob_<label> columns nor entropy"
-        )
-    else:
-        row_entropy = perm.entropy[at_perm]
-        row_correct = correct[data.example]
-        for subset, mask in (
-            ("all", accepted), ("D_c", accepted & row_correct), ("D_f", accepted & ~row_correct),
-        ):  # fmt: skip
-            values = row_entropy[mask]
-            entropy_rows.append(
-                {"subset": subset, "n_accepted": int(mask.sum()), **_quantiles(values),
-                 "source": perm.entropy_source}
-            )  # fmt: skip
-    entropy = pd.DataFrame(
-        entropy_rows,
-        columns=["subset", "n_accepted", "mean", "q1", "median", "q3", "min", "max", "source"],
-    )
-
-    # Acceptance by BLEU (Figures 3 and 10).
-    bleu_rows = []
-    accepted_f = accepted.astype(np.float64)
-    for n in BLEU_ORDERS:
-        counts, rates, outside = binned_means(data.bleu[n], accepted_f, settings.bleu_edges)
-        if outside:
-            notes.append(f"{outside} permuted rows have a BLEU-{n} outside the bin edges")
-        index = bin_index(data.bleu[n], settings.bleu_edges)
-        hits = np.bincount(index[index >= 0], weights=accepted_f[index >= 0], minlength=len(counts))
-        for i in range(len(counts)):
-            bleu_rows.append({
-                "bleu": n, "lo": settings.bleu_edges[i], "hi": settings.bleu_edges[i + 1],
-                "n_rows": int(counts[i]), "n_accepted": int(hits[i]),
-                "acceptance": None if counts[i] == 0 else float(rates[i]),
-            })  # fmt: skip
-    bleu_bins = pd.DataFrame(bleu_rows)
-
-    # Acceptance by original length (Figure 6).
-    length_rows = []
-    tokens = data.tokens.astype(np.float64)
-    for subset, mask in (("D_c", correct), ("D_f", ~correct)):
-        counts, means, outside = binned_means(tokens[mask], pr_cor[mask], settings.length_edges)
-        if outside:
-            notes.append(f"{outside} examples of {subset} have a length outside the bin edges")
-        for i in range(len(counts)):
-            length_rows.append({
-                "subset": subset, "lo": settings.length_edges[i],
-                "hi": settings.length_edges[i + 1], "n_examples": int(counts[i]),
-                "mean_pr_cor": None if counts[i] == 0 else float(means[i]),
-            })  # fmt: skip
-    length_bins = pd.DataFrame(length_rows)
-
+    a_all = _accuracy_on_all(orig, canon_uids, canon_label, canonical_path, notes)
+    entropy = _entropy_table(perm, at_perm, accepted, correct[data.example], notes)
+    bleu_bins = _bleu_table(data, accepted, settings.bleu_edges, notes)
+    length_bins = _length_table(data, pr_cor, correct, settings.length_edges, notes)
     omega_curve = pd.DataFrame(
         {"x": list(settings.omega_grid), "omega": [omega(x) for x in settings.omega_grid]}
     )
@@ -696,7 +561,7 @@ def compute_metrics(
 
     summary = {
         "model": model, "variant": data.variant, "dataset": data.dataset, "split": data.split,
-        "test_examples": len(canon_uids), "labelled_examples": int(labelled.sum()),
+        "test_examples": len(canon_uids), "labelled_examples": int((canon_label >= 0).sum()),
         "used_examples": n_ex, "permuted_rows": len(data.uids),
         "q_min": int(q.min()), "q_max": int(q.max()),
         "A": float(correct.mean()), "A_all": a_all,
@@ -706,7 +571,7 @@ def compute_metrics(
         "n_c": len(d_c), "n_f": len(d_f),
         "flips": flips, "flip_share": flips / len(d_f) if len(d_f) else None,
         "mean_pr_cor": float(pr_cor.mean()),
-        "mean_entropy_accepted": entropy_rows[0]["mean"] if entropy_rows else None,
+        "mean_entropy_accepted": float(entropy["mean"].iloc[0]) if len(entropy) else None,
         "entropy_source": perm.entropy_source,
         "unmatched_permuted_predictions": int(len(perm.uids) - len(data.uids)),
         "unmatched_original_predictions": int(

@@ -1,0 +1,229 @@
+"""Static checks of the pipeline's wiring: what DVC sees as each stage's code, and the CPU
+threads every rule asks for and hands on. Fast: nothing runs."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from .support import ROOT
+
+PACKAGE = ROOT / "workflow" / "nlistress"
+
+
+def _stages() -> dict[str, dict]:
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+    return {name: stage.get("do", stage) for name, stage in stages.items()}
+
+
+def _code_files() -> list[str]:
+    """Every file the stages' commands may execute or read: the package (modules and data),
+    the Snakefile and the rule files."""
+    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    files += [ROOT / "Snakefile", *(ROOT / "rules").glob("*.smk")]
+    return sorted(p.relative_to(ROOT).as_posix() for p in files)
+
+
+def test_every_dvc_stage_depends_on_all_the_code_its_command_can_run() -> None:
+    """A module missing from a stage's deps would let `dvc status` call stale results current.
+    Every stage runs `nlistress` through Snakemake, whose commands import lazily and look
+    generators up by name, so each must cover the whole package and every rule file."""
+    code = _code_files()
+    assert len(code) > 80
+    for name, stage in _stages().items():
+        deps = [str(d) for d in stage["deps"]]
+        missing = [f for f in code if not any(f == d or f.startswith(d.rstrip("/") + "/") for d in deps)]
+        assert not missing, f"dvc stage {name} misses {len(missing)} code file(s): {missing[:5]}"
+
+
+def test_expensive_outputs_persist_and_metrics_and_plots_are_declared() -> None:
+    config = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))
+    persistent = {
+        next(iter(out)) for stage in _stages().values() for out in stage.get("outs", [])
+        if isinstance(out, dict) and next(iter(out.values())).get("persist")
+    }  # fmt: skip
+    assert {"data/models", "data/predictions", "data/baselines"} <= persistent
+    assert "results/scores" in config["metrics"]
+    assert "results/unli/omega_curve.png" in config["plots"]
+
+
+def _rules() -> dict[str, str]:
+    """Rule name -> its text, over every rule file."""
+    rules: dict[str, str] = {}
+    for path in (ROOT / "rules").glob("*.smk"):
+        text = path.read_text(encoding="utf-8")
+        starts = list(re.finditer(r"^\s*rule (\w+):", text, re.M))
+        for i, match in enumerate(starts):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+            rules[match[1]] = text[match.start() : end]
+    return rules
+
+
+def test_every_nlistress_rule_declares_threads_and_hands_them_on() -> None:
+    """Snakemake caps `threads:` at --cores and the SLURM plugin turns it into --cpus-per-task;
+    `--threads {threads:q}` makes torch, BLAS and OpenMP use exactly that many."""
+    running = {name: text for name, text in _rules().items() if '"nlistress ' in text}
+    assert len(running) > 20
+    for name, text in running.items():
+        assert re.search(r"^\s+threads: (1|MODEL_THREADS)$", text, re.M), f"rule {name}: no threads:"
+        assert "--threads {threads:q}" in text, f"rule {name}: threads not handed to nlistress"
+    model_rules = {n for n, t in running.items() if "threads: MODEL_THREADS" in t}
+    assert {"train", "predict", "baseline_train"} <= model_rules
+    # predict_canonical, baseline_predict and set_hypothesis_only are `use rule predict as ...`
+    reused = set(re.findall(r"use rule predict as (\w+) with:", "".join(_rules().values())))
+    assert reused == {"predict_canonical", "baseline_predict", "set_hypothesis_only"}
+    slurm = (ROOT / "slurm" / "config.yaml").read_text(encoding="utf-8")
+    assert "cpus_per_task" not in yaml.safe_load(slurm).get("default-resources", {})
+    assert not any("cpus_per_task" in r for r in yaml.safe_load(slurm).get("set-resources", {}).values())
+
+
+def test_threads_reach_torch_and_blas() -> None:
+    """`--threads N` (every rule passes its job's threads) caps numpy's BLAS, and torch whether
+    it is imported before or after; the models' `models.threads` is only the CLI's fallback."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy, torch; from nlistress.cli import main; import sys\n"
+        "from threadpoolctl import threadpool_info\n"
+        "main(['datasets', '--threads', '1'])\n"
+        "assert torch.get_num_threads() == 1, torch.get_num_threads()\n"
+        "assert all(i['num_threads'] == 1 for i in threadpool_info()), threadpool_info()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = subprocess.run([sys.executable, "-m", "nlistress.cli", "datasets", "--threads", "0"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.strip() == (
+        "nlistress: error: --threads: expected a positive integer, got 0"
+    )
+
+
+def _schema_words(node: object) -> set[str]:
+    """Every key name and enum value anywhere under a schema node."""
+    words: set[str] = set()
+    if isinstance(node, dict):
+        words.update(str(k) for k in (node.get("properties") or {}))
+        words.update(str(v) for v in node.get("enum") or [])
+        for value in node.values():
+            words |= _schema_words(value)
+    elif isinstance(node, list):
+        for value in node:
+            words |= _schema_words(value)
+    return words
+
+
+def test_the_readme_parameter_reference_matches_the_schema() -> None:
+    """Each section of params.yaml has its README row, and every key a row names exists in the
+    schema under that section (so the reference cannot drift from what is checked)."""
+    from nlistress.schema import params_schema
+
+    schema = params_schema()["properties"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Parameters", 1)[1].split("\n\n")[2]
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.+) \|$", table, re.M))
+    assert set(rows) == set(schema) - {"extends"}
+    literals = {"null", "true", "false"}
+    params = yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))
+
+    def names(node: object) -> set[str]:  # registry entries (test names, datasets) are not schema keys
+        return {str(k) for k in node} | {w for v in node.values() for w in names(v)} if isinstance(node, dict) else set()
+
+    for section, text in rows.items():
+        words = _schema_words(schema[section]) | names(params[section]) | literals
+        named = set(re.findall(r"`([a-z][a-z0-9_.]*)`", text))  # keys, dotted key paths, enum values
+        unknown = {w for w in named if w not in words and not set(w.split(".")) <= words}
+        assert not unknown, f"README's `{section}` row names {sorted(unknown)}, which the schema lacks"
+
+
+def test_schema_bounds_match_the_generators_own() -> None:
+    """The generators keep their bound for callers of the Python API; the schema states the same."""
+    from nlistress.perturb.tautology import MAX_REPEAT
+    from nlistress.schema import params_schema
+    from nlistress.unli.permute import MAX_Q
+
+    tests = params_schema()["properties"]
+    assert tests["stress"]["properties"]["tests"]["additionalProperties"]["properties"]["repeat"]["maximum"] == MAX_REPEAT
+    assert tests["permute"]["properties"]["tests"]["additionalProperties"]["properties"]["q"]["maximum"] == MAX_Q
+
+
+def test_every_shipped_params_file_is_valid() -> None:
+    """params.yaml, the paper profile and the offline and small overrides pass the schema."""
+    from nlistress.config import deep_merge, load_params
+    from nlistress.schema import validate_params
+
+    base = load_params([ROOT / "params.yaml"])
+    validate_params(base)
+    validate_params(load_params([ROOT / "profiles/paper/params.yaml"]))
+    shared = deep_merge(base, load_params([ROOT / "tests/shared.yaml"]))
+    validate_params(shared)
+    validate_params(deep_merge(shared, load_params([ROOT / "profiles/small/params.yaml"])))
+
+
+def test_a_misspelt_key_stops_snakemake_before_any_job(tmp_path) -> None:
+    """The Snakefile checks the resolved config when it loads: `snakemake -n` fails at once,
+    naming the key path and what is allowed there (not after every model has trained)."""
+    import subprocess
+    import sys
+
+    from .support import copy_project
+
+    override = copy_project(tmp_path)
+    for text, expected in (
+        ("swap:\n  stats:\n    alpah: 0.1\n", "swap.stats.alpah: unknown key (allowed here: alpha, correction"),
+        ("permute:\n  metrics:\n    bleu_edgez: [0, 1]\n", "permute.metrics.bleu_edgez: unknown key"),
+        ("models:\n  training:\n    max_length: long\n", "models.training.max_length: expected an integer, got 'long'"),
+    ):
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(text, encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--configfile", str(override), str(bad)],
+                              cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)  # fmt: skip
+        assert proc.returncode != 0
+        assert expected in proc.stdout + proc.stderr, (proc.stdout + proc.stderr)[-1500:]
+
+
+def test_nlistress_validate_names_the_first_problem(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    def validate(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "nlistress.cli", "validate", *args], cwd=ROOT,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+
+    ok = validate("--params", "params.yaml", "--params", "tests/shared.yaml")
+    assert ok.returncode == 0 and "valid" in ok.stdout
+    assert validate("--params", "profiles/paper/params.yaml").returncode == 0
+    bad = validate("--set-json", '{"models": {"zoo": {"cbow": {"dropout": 2.0}}, "runs": {"cbow": ["plian"]}}}')
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == (
+        "nlistress: error: params.yaml + --set-json: models.runs.cbow[0]: expected one of plain, negation, "
+        "permute, max_entropy, got 'plian' (and 1 more problem(s))"
+    )
+
+
+# Downloads whose sha256 could not be computed on these machines (no network, no
+# byte-identical local copy); the first download records it in data/raw/<name>.manifest.json.
+# This set may only shrink: a new entry must come with its sha256.
+NOT_YET_PINNED = {
+    "ocnli_train", "ocnli_dev", "aqua_train", "aqua_dev", "aqua_test", "scitail_v1.1",
+    "sick_train", "sick_trial", "sick_test", "spacy_en_core_web_sm", "nltk_wordnet", "glove_840b",
+}  # fmt: skip
+
+
+def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None:
+    from nlistress.atomic import sha256_file
+
+    from .support import SHARED_DATA, project_params
+
+    downloads = project_params()["downloads"]
+    for name, entry in downloads.items():
+        url = entry["url"]
+        assert not re.search(r"/(master|main|gh-pages|HEAD|latest)/", url), f"downloads.{name}: a moving URL"
+        if "githubusercontent.com" in url or ("github.com" in url and "/releases/download/" not in url):
+            assert re.search(r"/[0-9a-f]{40}/", url), f"downloads.{name}: not pinned to a commit"
+    unpinned = {name for name, entry in downloads.items() if not entry.get("sha256")}
+    assert unpinned <= NOT_YET_PINNED, f"new downloads without sha256: {sorted(unpinned - NOT_YET_PINNED)}"
+    # The pins taken from the shared copies (identical to the files at the pinned commits).
+    assert sha256_file(SHARED_DATA / "ocnli/test.json") == downloads["ocnli_test"]["sha256"]
+    assert sha256_file(SHARED_DATA / "lexicons/baroni2012.tsv") == downloads["baroni2012"]["sha256"]

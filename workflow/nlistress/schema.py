@@ -1,0 +1,93 @@
+"""One schema for params.yaml (``schemas/params.schema.yaml``), checked before anything runs.
+
+The Snakefile checks the resolved config when it loads, and every ``nlistress``
+subcommand checks its params (files, ``--set-json`` and ``--set`` overrides merged),
+so a misspelt key or a wrong type anywhere fails at once, naming the key path and
+what is allowed there, instead of after hours of jobs. The schema fixes the shape
+(keys, types, enums, simple bounds); the constructors of the typed specs keep the
+checks that relate several values (e.g. a zoo model's GloVe file and its ``unknown``
+policy).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from .errors import ConfigError
+
+SCHEMA_FILE = "params.schema.yaml"
+
+
+@cache
+def params_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a fully merged params mapping."""
+    text = resources.files(__package__).joinpath("schemas", SCHEMA_FILE).read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(params_schema())
+
+
+def key_path(parts: Sequence[Any]) -> str:
+    """``["swap", "stats", "alpha"]`` -> ``swap.stats.alpha``; list positions as ``[i]``."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "params"
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _types(expected: Any) -> str:
+    names = [expected] if isinstance(expected, str) else list(expected)
+    words = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+             "array": "a list", "object": "a mapping", "null": "null"}  # fmt: skip
+    return " or ".join(words.get(n, n) for n in names)
+
+
+def describe(error: Any) -> str:
+    """One line for one schema violation: the key path, then what is allowed there."""
+    from jsonschema.exceptions import best_match
+
+    if error.validator == "anyOf" and error.context:
+        return describe(best_match(error.context))
+    where = key_path(list(error.absolute_path))
+    schema, value = error.schema, error.instance
+    if error.validator == "additionalProperties" and isinstance(value, Mapping):
+        allowed = list(schema.get("properties") or {})
+        unknown = [k for k in value if k not in allowed]
+        key = unknown[0]
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"{key_path([*error.absolute_path, key])}: unknown key (allowed here: {', '.join(allowed)}){hint}"
+    if error.validator == "type":
+        return f"{where}: expected {_types(error.validator_value)}, got {_shown(value)}"
+    if error.validator == "enum":
+        return f"{where}: expected one of {', '.join(map(str, error.validator_value))}, got {_shown(value)}"
+    if error.validator == "required":
+        return f"{where}: missing key {error.message.split(' ')[0]}"
+    bound = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+    if error.validator in bound:
+        return f"{where}: expected a value {bound[error.validator]} {error.validator_value}, got {_shown(value)}"
+    return f"{where}: {error.message}"
+
+
+def validate_params(params: Mapping[str, Any], source: str = "params") -> None:
+    """Raise one ``ConfigError`` naming the first violation (by key path) and how many there are."""
+    errors = sorted(_validator().iter_errors(params), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        raise ConfigError(f"{source}: {describe(errors[0])}{more}")
