@@ -7,6 +7,9 @@ to read local copies of the datasets instead of downloading them.
 Rules stay thin: each one calls a single `nlistress` subcommand.
 """
 
+import sys
+
+
 configfile: "params.yaml"
 
 
@@ -50,3 +53,13 @@ rule all:
         rules.models.input,
         rules.tables.input,
         REPORT_FILES,
+
+
+onerror:
+    # One line after the job errors Snakemake lists: what was kept and how to go on.
+    print(
+        "nlistress: the run stopped before every job finished; every output written is complete "
+        "and kept. Run the same command again to resume (after a kill -9 or a crashed node, "
+        "`snakemake --unlock` first); a failed job's log is named above.",
+        file=sys.stderr,
+    )

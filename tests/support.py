@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ def shared_override() -> dict[str, Any]:
 
 
 def copy_project(dst: Path) -> Path:
-    """Copy the workflow (Snakefile, rules, params, profiles) into ``dst``; return the offline override file.
+    """Copy the workflow (Snakefile, rules, params, profiles, conda env) into ``dst``; return the offline override file.
 
     The override is ``dst/tests/shared.yaml`` with absolute paths, where the
     small profile looks for it. Snakemake then runs in a scratch folder
@@ -50,19 +51,38 @@ def copy_project(dst: Path) -> Path:
     shutil.copy2(ROOT / "params.yaml", dst / "params.yaml")
     shutil.copytree(ROOT / "rules", dst / "rules", dirs_exist_ok=True)
     shutil.copytree(ROOT / "profiles", dst / "profiles", dirs_exist_ok=True)
+    shutil.copytree(ROOT / "workflow" / "envs", dst / "workflow" / "envs", dirs_exist_ok=True)  # rules' conda:
     override = dst / "tests" / "shared.yaml"
     override.parent.mkdir(exist_ok=True)
     override.write_text(yaml.safe_dump(shared_override(), sort_keys=False), encoding="utf-8")
     return override
 
 
-def run_snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    """Run Snakemake from the test's interpreter, with the same venv's `nlistress` on PATH."""
+def run_in_group(args: list[str], cwd: Path, env: dict[str, str], timeout: int) -> subprocess.CompletedProcess:
+    """Run ``args`` in its own process group; on timeout end the whole group (Snakemake and
+    the jobs it started), so no process outlives the test, and fail with its last output."""
+    proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # fmt: skip
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            stdout, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, stderr = proc.communicate()
+        raise AssertionError(f"{' '.join(args)} ran over {timeout} s and was stopped:\n{(stdout + stderr)[-3000:]}") from None
+    return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
+
+
+def run_snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
+    """Run Snakemake from the test's interpreter, with the same venv's `nlistress` on PATH.
+
+    The timeout is generous (a loaded 2-core machine is slow); it guards against a hang only.
+    """
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", *args],
-        cwd=workdir, env=env, capture_output=True, text=True, check=False, timeout=timeout,
-    )  # fmt: skip
+    proc = run_in_group([sys.executable, "-m", "snakemake", *args], workdir, env, timeout)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 

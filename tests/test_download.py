@@ -228,6 +228,20 @@ def test_retries_503_with_exponential_backoff(http_server, raw):
     assert listing(raw) == ["dev.jsonl"]
 
 
+def test_an_unresolvable_host_fails_at_once_naming_the_offline_routes(raw):
+    """No DNS means no network: no retries (the offline Quick start used to spend 35 s in
+    them), one error that says how to run on local copies instead."""
+    waits: list[float] = []
+    settings = DownloadSettings(retries=5, backoff_seconds=2.0, timeout_seconds=10.0)
+    with pytest.raises(DownloadError) as caught:
+        download_file("https://nlistress-test.invalid/snli.zip", raw / "snli.zip", settings, sleep=waits.append)
+    message = str(caught.value)
+    assert waits == [] and "\n" not in message
+    assert "cannot resolve nlistress-test.invalid" in message
+    assert "--configfile tests/shared.yaml" in message and "--profile profiles/small" in message
+    assert listing(raw) == []
+
+
 def test_fetch_recovers_from_503s(http_server, raw, snli_zip):
     """The retry policy from params (backoff 0 here) also applies through fetch()."""
     spec = serve(http_server, "snli_1.0", snli_zip, "zip", sha256(snli_zip), fail_first=2)

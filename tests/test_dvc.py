@@ -31,7 +31,7 @@ import yaml
 from nlistress.atomic import sha256_file
 from nlistress.config import deep_merge
 
-from .support import ROOT, project_params, shared_override
+from .support import ROOT, project_params, run_in_group, shared_override
 
 pytestmark = pytest.mark.slow
 
@@ -143,9 +143,8 @@ class Env:
         self.dvc_cmd = [str(dvc)] if dvc.is_file() else [sys.executable, "-m", "dvc"]
 
     def run(self, args: list[str], cwd: Path) -> str:
-        proc = subprocess.run(
-            args, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=300
-        )
+        # Its own process group, ended whole on a hang; the limit is for hangs, not speed.
+        proc = run_in_group(args, cwd, self.env, timeout=1800)
         if proc.returncode != 0:
             pytest.fail(
                 f"{' '.join(args)} (in {cwd}) exited {proc.returncode}\n"

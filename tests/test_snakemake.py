@@ -72,7 +72,7 @@ TABLE_FILES = [
 def test_small_profile_runs_the_whole_dag_then_a_rerun_is_a_no_op(tmp_path):
     """`snakemake --profile profiles/small`: every rule on the real files, every table, the report."""
     copy_project(tmp_path)
-    run_snakemake(tmp_path, "--profile", "profiles/small", timeout=1500)
+    run_snakemake(tmp_path, "--profile", "profiles/small", timeout=3600)
     canonical = tmp_path / "data" / "canonical"
     assert len(list(canonical.rglob("*.parquet"))) == 11
     expected = {

@@ -20,13 +20,27 @@ import yaml
 from .atomic import write_text_atomic
 from .errors import DataError
 from .manifest import manifest_path
-from .perturb import make_generator
+from .perturb import find_test, make_generator
 from .review import review_of
 
 
 def _examples(set_path: Path, n: int = 3) -> list[dict[str, Any]]:
-    table = pq.read_table(set_path, columns=["uid", "premise", "hypothesis", "label"])
-    return table.slice(0, n).to_pylist()
+    """``n`` rows from different source examples, spread over the set (a permuted set's
+    first rows are all word orders of one pair)."""
+    names = pq.read_schema(set_path).names
+    columns = ["uid", "premise", "hypothesis", "label", *(["source_uid"] if "source_uid" in names else [])]
+    rows = pq.read_table(set_path, columns=columns).to_pylist()
+    step = max(1, len(rows) // n)
+    chosen: list[dict[str, Any]] = []
+    seen: set[Any] = set()
+    for index in [*range(0, len(rows), step), *range(len(rows))]:
+        source = rows[index].get("source_uid", rows[index]["uid"])
+        if source not in seen:
+            seen.add(source)
+            chosen.append(rows[index])
+        if len(chosen) == n:
+            break
+    return chosen
 
 
 def _mode_key(run: Mapping[str, Any], generator: Any) -> str:
@@ -94,7 +108,7 @@ def quality_section(
     )
 
 
-def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str) -> str:
+def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str, review_path: str) -> str:
     entry = _judged(review, set_name)
     if entry is None:
         return (
@@ -102,7 +116,7 @@ def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str
             f"`nlistress sample-for-review {set_name} -o review.csv`, fill in the `label_correct` "
             "and `grammatical` columns (yes/no; swap sets also `coherent`, and `gold_label` for "
             "rows that need one), and read it back with `nlistress import-review review.csv --set "
-            "SET -o reviews/<family>/<test>/<dataset>_<split>.json`; the pipeline then rebuilds this "
+            f"{set_name} -o {review_path}`; the pipeline then rebuilds this "
             "card with the rates."
         )
     stale = " (stale: judged on an earlier build)" if entry["sha256"] != sha256 else ""
@@ -145,6 +159,7 @@ def render_card(
     set_path = Path(set_path)
     run = manifest["params"]
     generator = make_generator(run["test"], params, run["settings"])
+    family = run.get("family") or find_test(params, run["test"])[0]
     dataset = (params.get("datasets") or {}).get(manifest["dataset"], {})
     rows = manifest["rows"]
     drops = "\n".join(f"| dropped: {why} | {n:,} |" for why, n in rows["dropped"].items())
@@ -194,12 +209,13 @@ def render_card(
         "## Examples",
         f"| label | premise | hypothesis |\n|---|---|---|\n{examples}",
         "## Human validation",
-        _review_section(review, set_path.name, manifest["sha256"]),
+        _review_section(review, set_path.name, manifest["sha256"],
+                        f"reviews/{family}/{run['test']}/{manifest['dataset']}_{manifest['split']}.json"),
     ]
     if audit:
         from .artifacts.card_section import audit_section
 
-        sections += ["## Artifact audit", audit_section(audit)]
+        sections += ["## Artifact audit", audit_section(audit, permuted=family == "permute")]
     sections += [
         "## Source data, licence and citation",
         f"Built from {dataset.get('title', manifest['dataset'])} "

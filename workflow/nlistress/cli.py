@@ -23,6 +23,8 @@ from .canonical import prepare
 from .cli_support import (
     add_params_options,
     add_runs_options,
+    base_params_file,
+    default_params_file,
     key_values,
     params_from_args,
     runs_from_args,
@@ -32,6 +34,7 @@ from .config import (
     DownloadSettings,
     DownloadSpec,
     PrepareSettings,
+    load_params,
 )
 from .download import fetch
 from .errors import ConfigError, NlistressError
@@ -147,6 +150,7 @@ def cmd_perturb(args: argparse.Namespace) -> None:
     build_set(
         args.name, args.input, args.output, params,
         seed=args.seed, overrides=key_values(args.set or []), language=args.language,
+        unlabelled=args.unlabelled,
     )  # fmt: skip
 
 
@@ -294,8 +298,19 @@ def cmd_validate(args: argparse.Namespace) -> None:
     evaluation_targets(params)
     ArtifactSettings.from_params(params)
     hypothesis_only_model(params)
-    files = " + ".join(str(f) for f in args.params or ["params.yaml"])
+    files = " + ".join(str(f) for f in [base_params_file(), *(args.params or [])] if f is not None)
     print(f"{files}: valid (schema {__package__}/schemas/params.schema.yaml and the registry checks)")
+
+
+def _registered_tests() -> str:
+    """Every test of every family, from the params a command would read (for ``--help``)."""
+    here = Path("params.yaml")
+    try:
+        params = load_params([here if here.is_file() else default_params_file()])
+    except NlistressError:
+        return "see the `tests` of each family in params.yaml"
+    return "; ".join(f"{family}: {', '.join((params.get(family) or {}).get('tests') or {})}"
+                     for family in ("stress", "permute", "swap"))  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -357,11 +372,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "perturb",
-        help="build one test set (stress test) from a canonical table or your own file",
-        description="Run the generator of test NAME (a key of stress.tests in params.yaml: "
-        "word_overlap, negation, length_mismatch, tautology, spelling_error, antonymy, "
-        "numerical, negation_augmented) on IN (canonical .parquet, or .jsonl in an official NLI "
-        "or AQuA-RAT format) and write OUT.parquet plus its manifest.",
+        help="build one test set (any family) from a canonical table or your own file",
+        description="Run the generator of test NAME on IN (canonical .parquet, or .jsonl in an "
+        "official NLI or AQuA-RAT format; its rows get the uids custom:<file stem>:<id or line>) "
+        f"and write OUT.parquet plus its manifest. Tests in the registry: {_registered_tests()}.",
     )
     p.add_argument("name", help="test name, e.g. word_overlap")
     p.add_argument("-i", "--input", type=Path, required=True, help="input .parquet or .jsonl")
@@ -374,6 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a setting of the test, e.g. --set repeat=3 --set side=premise",
     )
     p.add_argument("--language", help="language of the text (default: the dataset's, else en)")
+    p.add_argument("--unlabelled", action="store_true",
+                   help="accept a .jsonl without a label field (its rows keep no gold label)")  # fmt: skip
     add_params_options(p)
     p.set_defaults(func=cmd_perturb)
 

@@ -1,8 +1,9 @@
 """Argument helpers shared by every ``nlistress`` subcommand.
 
 Each stage package registers its own subcommands (``register(sub)``); they all
-read configuration the same way: params files (``--params``, default
-``params.yaml`` in the current folder) plus an optional ``--set-json`` object
+read configuration the same way: ``params.yaml`` of the current folder (or, outside
+a project folder, the defaults shipped in the package), each ``--params`` file merged
+over it, plus an optional ``--set-json`` object
 deep-merged on top, which is how Snakemake rules pass the exact config they
 resolved (including ``--configfile`` overrides).
 """
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +24,31 @@ from .config import deep_merge, load_params
 from .errors import ConfigError
 from .schema import validate_params
 
+log = logging.getLogger("nlistress")
+
+
+def default_params_file() -> Path:
+    """The params.yaml shipped inside the package (the project's own, as a package file)."""
+    return Path(str(resources.files(__package__).joinpath("defaults", "params.yaml")))
+
+
+def base_params_file() -> Path | None:
+    """``params.yaml`` of the current folder, else the package's defaults (said once)."""
+    here = Path("params.yaml")
+    if here.is_file():
+        return here
+    default = default_params_file()
+    if default.is_file():
+        log.info("no params.yaml in %s: using the defaults shipped with nlistress (%s)", Path.cwd(), default)
+        return default
+    return None
+
 
 def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The params a subcommand runs with: files from ``--params`` plus ``--set-json``."""
-    files = args.params or ([Path("params.yaml")] if Path("params.yaml").exists() else [])
+    """The params a subcommand runs with: ``params.yaml`` of the current folder (else the
+    package's defaults), each ``--params`` file merged over it, then ``--set-json``."""
+    base = base_params_file()
+    files = [*([base] if base is not None else []), *(args.params or [])]
     params = load_params(files)
     if args.set_json:
         try:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import http.client
 import logging
 import shutil
+import socket
 import stat
 import tarfile
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 import zlib
@@ -44,6 +46,14 @@ _SKIPPED_PREFIXES = ("__MACOSX/",)  # resource forks zipped on macOS, never data
 _PROGRESS_SECONDS = 5.0
 
 
+# Said whenever a download cannot reach its host: the ways to run without a network.
+OFFLINE_HINT = (
+    "no network? run offline on local copies with `snakemake --configfile tests/shared.yaml` "
+    "(the shared files) or `snakemake --profile profiles/small`, or point datasets.<name>.splits"
+    ".<split>.source at a local file (kind: local)"
+)
+
+
 class _Retryable(Exception):
     """A failure worth another attempt (network error, 5xx, short read)."""
 
@@ -63,7 +73,11 @@ def _stream_once(url: str, part: Path, timeout: float, require_length: bool = Fa
             raise _Retryable(f"HTTP {exc.code} {exc.reason}") from None
         raise DownloadError(f"{url}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
-        raise _Retryable(str(getattr(exc, "reason", exc))) from None
+        reason = getattr(exc, "reason", exc)
+        if isinstance(reason, socket.gaierror):  # no DNS: no network, retrying will not help
+            host = urllib.parse.urlsplit(url).hostname
+            raise DownloadError(f"{url}: cannot resolve {host} ({reason.strerror or reason}); {OFFLINE_HINT}") from None
+        raise _Retryable(str(reason)) from None
     except http.client.HTTPException as exc:
         # e.g. BadStatusLine: the server (or a proxy in between) did not answer in HTTP.
         raise _Retryable(
@@ -133,7 +147,7 @@ def download_file(
                 return size
             except _Retryable as exc:
                 if attempt == attempts:
-                    raise DownloadError(f"{url}: failed after {attempts} attempts: {exc}") from None
+                    raise DownloadError(f"{url}: failed after {attempts} attempts: {exc}; {OFFLINE_HINT}") from None
                 wait = settings.backoff_seconds * 2 ** (attempt - 1)
                 log.warning(
                     "%s: attempt %d/%d failed (%s); retrying in %.1f s",

@@ -1,22 +1,62 @@
-"""Progress lines for long steps: how far a step has got and how fast it goes."""
+"""Progress lines for long steps: how far a step has got, how fast it goes, when it ends.
+
+A line every ``seconds`` (and one at the end): ``label: 12,000 / 50,000 rows (1,234/s, ETA
+31 s)``, or ``label: 12,000 rows (1,234/s)`` where the total is not known up front.
+Counting is by what the step processes (rows, sentences), weighed per item, so a step
+that yields one big batch at the end still reports while it works.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
 
+PROGRESS_SECONDS = 10.0  # between two progress lines of one step
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def progress_line(label: str, done: int, total: int | None, what: str, elapsed: float) -> str:
+    """One progress line (see the module docstring)."""
+    rate = done / elapsed if elapsed > 0 else 0.0
+    if total is None:
+        return f"{label}: {done:,} {what} ({rate:,.0f}/s)"
+    eta = _duration((total - done) / rate) if rate > 0 and done < total else ("0 s" if done >= total else "unknown")
+    return f"{label}: {done:,} / {total:,} {what} ({rate:,.0f}/s, ETA {eta})"
+
 
 def with_progress(
-    items: Iterable[T], label: str, what: str, every: int, logger: logging.Logger
+    items: Iterable[T],
+    label: str,
+    what: str,
+    logger: logging.Logger,
+    total: int | None = None,
+    weigh: Callable[[T], int] | None = None,
+    seconds: float = PROGRESS_SECONDS,
 ) -> Iterator[T]:
-    """Pass ``items`` through, logging "<label>: N <what> (R/s)" every ``every`` items."""
-    start = time.monotonic()
-    for count, item in enumerate(items, 1):
-        if count % every == 0:
-            rate = count / max(time.monotonic() - start, 1e-9)
-            logger.info("%s: %d %s (%.0f/s)", label, count, what, rate)
+    """Pass ``items`` through, logging a progress line every ``seconds`` and one at the end.
+
+    ``weigh(item)`` is how many units (rows, sentences) an item stands for (default 1);
+    ``total`` is the number of units expected, for the ETA.
+    """
+    start = last = time.monotonic()
+    done = 0
+    for item in items:
         yield item
+        done += weigh(item) if weigh else 1
+        now = time.monotonic()
+        if now - last >= seconds:
+            last = now
+            logger.info("%s", progress_line(label, done, total, what, now - start))
+    if (done and last > start) or total is not None:
+        logger.info("%s", progress_line(label, done, total, what, time.monotonic() - start))

@@ -21,7 +21,6 @@ from .progress import with_progress
 
 log = logging.getLogger(__name__)
 
-PROGRESS_EVERY = 100_000  # rows between progress lines on large splits
 
 
 @dataclass(frozen=True)
@@ -217,12 +216,12 @@ def open_source(
         return RowSource(
             origin,
             "row",
-            with_progress(iter_hf_rows(source), origin, "rows read", PROGRESS_EVERY, log),
+            with_progress(iter_hf_rows(source), origin, "rows read", log),
         )
     if path is None:
         raise ConfigError(f"a {source.kind} source needs a file path")
     fmt = fmt or FileFormat()
     rows = iter_json_lines(path) if fmt.kind == "jsonl" else iter_delimited(path, fmt)
     return RowSource(
-        str(path), "line", with_progress(rows, str(path), "rows read", PROGRESS_EVERY, log)
+        str(path), "line", with_progress(rows, str(path), "rows read", log)
     )

@@ -163,10 +163,11 @@ def write_baselines(
     """
     output = Path(output)
     per_label = [row for r in results for row in r["per_label"]]
+    trained = "; ".join(dict.fromkeys(f"{r['dataset']} on `{r['train']}`" for r in results if r.get("train")))
     caption = (
-        f"\nHyp-Only: {predictor}, trained on each dataset's training split; MAJ: the training "
-        "split's majority label (Table 3: the label's share of the split); Δ: Hyp-Only minus MAJ in "
-        "points; %: Δ relative to MAJ.\n"
+        f"\nHyp-Only: {predictor}, trained per dataset ({trained or 'training split not recorded'}); "
+        "MAJ: that split's majority label (Table 3: the label's share of the split); Δ: Hyp-Only "
+        "minus MAJ in points; %: Δ relative to MAJ.\n"
     )
     files: dict[str, str] = {
         "table2.csv": _csv(results, ["dataset", "split", "rows", "majority_label", "hyp_only",

@@ -18,7 +18,7 @@ def _verdict(audit: Mapping[str, Any]) -> str:
     if len(audit["labels"]) < 2:
         return (
             "Every audited row has the same label (by construction), so a hypothesis-only "
-            "accuracy says nothing here; the give-away words below show what the hypotheses share."
+            "accuracy says nothing here, and no word can give a label away."
         )
     gains = _gains(audit)
     if not gains:
@@ -53,8 +53,9 @@ def _model_row(audit: Mapping[str, Any]) -> str:
     return f"| {what} | {model['accuracy']:.1%} (majority of those rows {model['majority']['accuracy']:.1%}) |"
 
 
-def audit_section(audit: Mapping[str, Any]) -> str:
-    """Markdown: rows audited, majority vs hypothesis-only accuracy, top give-away words."""
+def audit_section(audit: Mapping[str, Any], permuted: bool = False) -> str:
+    """Markdown: rows audited, majority vs hypothesis-only accuracy, top give-away words
+    (none for a one-label set). ``permuted``: the set holds several word orders per example."""
     rows, hyp, words = audit["rows"], audit["hypothesis_only"], audit["giveaway"]
     dropped = "; ".join(f"{n:,} {why}" for why, n in rows["dropped"].items()) or "none"
     if audit["majority"] is None:
@@ -74,8 +75,13 @@ def audit_section(audit: Mapping[str, Any]) -> str:
         "",
         _verdict(audit),
         "",
-        f"Bag-of-words proxy: {hyp['method']}. The trained model reads every labelled row "
-        "(all word orders of a permuted example), the proxy one row per example.",
+        f"Bag-of-words proxy: {hyp['method']}. "
+        + ("The trained model reads every labelled row (all word orders of a permuted example), "
+           "the proxy one row per example." if permuted else "The trained model reads every labelled row."),
+    ]
+    if len(audit["labels"]) < 2:
+        return "\n".join(lines)
+    lines += [
         "",
         f"Strongest give-away words per label (p(l|w) >= {words['top_min_p']:g}, seen in >= "
         f"{words['min_frequency']} hypotheses, by frequency; share of the label's hypotheses "

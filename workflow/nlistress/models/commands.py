@@ -44,6 +44,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 
 def cmd_predict(args: argparse.Namespace) -> None:
+    from .data import as_parquet_set
     from .predict import load_predictor, predict_set
     from .settings import predict_settings, resolve_device
 
@@ -54,12 +55,15 @@ def cmd_predict(args: argparse.Namespace) -> None:
         model_dir = Path("data/models") / args.model.name / args.variant  # a zoo name
     settings = predict_settings(params)
     predictor = load_predictor(model_dir, settings, resolve_device(params))
-    rows = predict_set(predictor, args.set, args.output, int(settings["chunk_rows"]))
+    with as_parquet_set(args.set, params) as set_path:
+        rows = predict_set(predictor, set_path, args.output, int(settings["chunk_rows"]))
     log.info("%d predictions of %s on %s -> %s", rows, model_dir, args.set, args.output)
 
 
 def cmd_score(args: argparse.Namespace) -> None:
+    from ..atomic import sha256_file
     from ..predictions import prob_tolerance
+    from .data import as_parquet_set
     from .score import score_set, write_scores
 
     params = params_from_args(args)
@@ -67,7 +71,13 @@ def cmd_score(args: argparse.Namespace) -> None:
     sets, predictions = args.set or [], args.predictions or []
     if not sets or len(sets) != len(predictions):
         raise ConfigError("score: give one --predictions per --set, in the same order")
-    results = [score_set(s, p, tolerance) for s, p in zip(sets, predictions, strict=True)]
+    results = []
+    for set_path, prediction_path in zip(sets, predictions, strict=True):
+        with as_parquet_set(set_path, params) as parquet:
+            result = score_set(parquet, prediction_path, tolerance)
+        if parquet != set_path:  # a .jsonl: record the user's file, not the temporary table
+            result.update(set_path=str(set_path), set_sha256=sha256_file(set_path))
+        results.append(result)
     for path in write_scores(args.model, results, args.output):
         log.info("wrote %s", path)
 

@@ -14,8 +14,11 @@ SNLI/MNLI, ``entailment, not_entailment`` for a 2-way dataset such as SciTail.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -173,3 +176,20 @@ def iter_set_chunks(path: Path, chunk_rows: int) -> Iterator[pa.RecordBatch]:
             yield batch
     except (OSError, pa.ArrowException) as exc:  # a truncated or corrupt file
         raise DataError(path, f"not a readable Parquet file ({exc})") from None
+
+
+@contextmanager
+def as_parquet_set(path: Path, params: Mapping[str, Any]) -> Iterator[Path]:
+    """``path`` as a Parquet set: a .jsonl in one of the formats ``perturb`` reads is
+    canonicalised (uids ``custom:<file stem>:<id or line>``, as ``perturb`` gives them) into
+    a temporary file, so ``predict`` and ``score`` take the same inputs ``perturb`` does."""
+    if path.suffix not in (".jsonl", ".json"):
+        yield path
+        return
+    from ..perturb.runner import read_input
+
+    table, _ = read_input(path, "nli", params, unlabelled=True)
+    with tempfile.TemporaryDirectory(prefix=".nlistress-") as tmp:
+        out = Path(tmp) / f"{path.stem}.parquet"
+        pq.write_table(table, out)
+        yield out

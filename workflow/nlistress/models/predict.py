@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 import torch
 from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file
@@ -193,10 +194,14 @@ def probabilities_table(uids: pa.Array, probs: np.ndarray, labels: Sequence[str]
 
 def predict_set(predictor: Predictor, set_path: Path, output: Path, chunk_rows: int) -> int:
     """Predict every row of ``set_path`` into ``output`` (Parquet, input order); return the rows."""
+    try:  # for the ETA only; iter_set_chunks names a file it cannot read
+        set_rows: int | None = pq.ParquetFile(set_path).metadata.num_rows
+    except (OSError, pa.ArrowInvalid):
+        set_rows = None
 
     def chunks() -> Iterator[pa.Table]:
-        for batch in with_progress(iter_set_chunks(set_path, chunk_rows), str(set_path.name),
-                                   f"chunks of {chunk_rows} rows", 1, log):  # fmt: skip
+        for batch in with_progress(iter_set_chunks(set_path, chunk_rows), str(set_path.name), "rows", log,
+                                   total=set_rows, weigh=lambda chunk: chunk.num_rows):  # fmt: skip
             probs = predictor.predict_proba(
                 batch.column("premise").to_pylist(), batch.column("hypothesis").to_pylist()
             )

@@ -75,6 +75,7 @@ Lesk only runs for words that can be replaced.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -86,6 +87,7 @@ import pyarrow as pa
 from ..errors import ConfigError
 from ..labels import LABELS
 from ..manifest import RowCounts
+from ..progress import with_progress
 from ..resources import spacy_pipeline, wordnet
 from .base import Context, Generator, SetRow, row_rng
 from .precision import (
@@ -100,6 +102,8 @@ from .precision import (
     wordnet_compound,
 )
 from .wording import indefinite, match_case
+
+log = logging.getLogger(__name__)
 
 DROP_DUPLICATE = "duplicate sentence"
 DROP_NO_ANTONYM = "no word with a WordNet antonym in its sense"
@@ -795,7 +799,8 @@ class Antonymy(Generator):
             SourceGrammar(wn) if self.filters("source_grammar") else None
         )
         label_id = LABELS.index("contradiction")
-        docs = nlp.pipe((s[0] for s in sentences), batch_size=self.batch_size)
+        docs = with_progress(nlp.pipe((s[0] for s in sentences), batch_size=self.batch_size), self.test,
+                             "sentences parsed", log, total=len(sentences))  # fmt: skip
         for (text, source_uid, side, genre), doc in zip(sentences, docs, strict=True):
             candidates, rejected = self._candidates(wn, lesk, doc)
             self.rejected.update(rejected)

@@ -91,6 +91,7 @@ so any subset of the problems gets the same pairs as the whole set.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -102,6 +103,7 @@ import pyarrow as pa
 from ..errors import ConfigError
 from ..labels import LABELS
 from ..manifest import RowCounts
+from ..progress import with_progress
 from ..resources import spacy_pipeline, wordnet
 from .base import Context, Generator, SetRow, row_rng
 from .precision import (
@@ -114,6 +116,8 @@ from .precision import (
     scope_reasons,
     sentence_reasons,
 )
+
+log = logging.getLogger(__name__)
 
 LABEL_IDS = {label: i for i, label in enumerate(LABELS)}
 LESS, MORE = "less than", "more than"
@@ -494,7 +498,8 @@ class Numerical(Generator):
         counts = [len(lines) for lines in lines_of]
         todo = [i for i, n in enumerate(counts) if 0 < n <= self.max_rationale_sentences]
         flat = [(i, line) for i in todo for line in lines_of[i]]
-        docs = nlp.pipe((line for _, line in flat), batch_size=self.batch_size)
+        docs = with_progress(nlp.pipe((line for _, line in flat), batch_size=self.batch_size), self.test,
+                             "rationale lines parsed", log, total=len(flat))  # fmt: skip
         for i in todo:
             counts[i] = 0
         for (i, _), doc in zip(flat, docs, strict=True):

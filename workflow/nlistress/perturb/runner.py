@@ -82,12 +82,17 @@ def _from_parquet(path: Path, reads: str) -> pa.Table:
     return table
 
 
-def _from_jsonl(path: Path, reads: str, params: Mapping[str, Any]) -> tuple[pa.Table, RowCounts]:
+def _from_jsonl(
+    path: Path, reads: str, params: Mapping[str, Any], unlabelled: bool
+) -> tuple[pa.Table, RowCounts]:
     spec = DatasetSpec.from_params(params, "custom" if reads == "nli" else "aqua_rat")
     first = next(iter_json_lines(path), None)
     if first is None:
         raise DataError(path, "no rows")
     labelled = reads == "aqua" or any(c in first.fields for c in spec.columns["label"])
+    if not labelled and not unlabelled:  # as `prepare` refuses a split not marked `labelled: false`
+        raise DataError(path, f"no label field ({' or '.join(spec.columns['label'])}) in the first row; "
+                        "pass --unlabelled to build a set whose rows have no gold label", 1)  # fmt: skip
     rows = RowSource(str(path), "line", iter_json_lines(path))
     table, counts = BUILDERS[spec.table](rows, spec, path.stem, labelled, PrepareSettings())
     if counts.dropped:
@@ -96,12 +101,15 @@ def _from_jsonl(path: Path, reads: str, params: Mapping[str, Any]) -> tuple[pa.T
 
 
 def read_input(
-    path: str | Path, reads: str, params: Mapping[str, Any]
+    path: str | Path, reads: str, params: Mapping[str, Any], unlabelled: bool = False
 ) -> tuple[pa.Table, RowCounts | None]:
     """The input as a canonical table (``reads`` is "nli" or "aqua").
 
     For a JSON-lines file it also returns the canonicalisation counts, so rows
-    dropped while reading (no gold label, ...) reach the set's manifest.
+    dropped while reading (no gold label, ...) reach the set's manifest. A
+    JSON-lines file without a label field is refused unless ``unlabelled``.
+    Rows of a JSON-lines file get the uid ``custom:<file stem>:<id>``, the id being
+    the row's ``uid``, ``id`` or ``pairID`` field, else its line number.
     """
     path = Path(path)
     if not path.is_file():
@@ -109,7 +117,7 @@ def read_input(
     if path.suffix == ".parquet":
         return _from_parquet(path, reads), None
     if path.suffix in (".jsonl", ".json"):
-        return _from_jsonl(path, reads, params)
+        return _from_jsonl(path, reads, params, unlabelled)
     raise DataError(path, "expected a .parquet or .jsonl file")
 
 
@@ -134,11 +142,12 @@ def build_set(
     seed: int | None = None,
     overrides: Mapping[str, Any] | None = None,
     language: str | None = None,
+    unlabelled: bool = False,
 ) -> dict[str, Any]:
     """Build test set ``test`` from ``input_path`` into ``output``; write and return its manifest."""
     generator = make_generator(test, params, overrides)
     input_path = Path(input_path)
-    table, read_counts = read_input(input_path, generator.reads, params)
+    table, read_counts = read_input(input_path, generator.reads, params, unlabelled)
     if table.num_rows == 0:
         raise DataError(input_path, "no rows to perturb")
     dataset, split = _single(table, "dataset", input_path), _single(table, "split", input_path)
@@ -157,7 +166,7 @@ def build_set(
 
     log.info("%s: building from %s (%d rows)", test, input_path, table.num_rows)
     written = write_parquet_batches(
-        with_progress(batches(), test, "batches written", 1, log),
+        with_progress(batches(), test, "rows written", log, weigh=lambda batch: batch.num_rows),
         output,
         generator.schema,
         PrepareSettings.from_params(params).parquet_compression,

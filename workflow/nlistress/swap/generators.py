@@ -73,6 +73,8 @@ class SwapPairs(Generator):
     """Control and transformed sets of one experiment (relation x context)."""
 
     name: ClassVar[str] = "swap_pairs"
+    #: ``train_table``: a one-off training table for the factors (``--set train_table=...``)
+    settings_keys: ClassVar[tuple[str, ...] | None] = ("relation", "context", "train_table")
     schema: ClassVar[pa.Schema] = SWAP_SCHEMA
     tests_for: ClassVar[str] = (
         "Robustness to swapping a word pair between premise and hypothesis (Sanchez, Mitchell "

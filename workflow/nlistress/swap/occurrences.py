@@ -42,6 +42,7 @@ all its rows, and an example left without pairs is counted in the manifest as
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -52,8 +53,11 @@ from ..perturb.precision import (
     sentence_reasons,
     wordnet_compound,
 )
+from ..progress import with_progress
 from ..resources import spacy_pipeline, wordnet
 from .tokens import WORD
+
+log = logging.getLogger(__name__)
 
 FILTERS = (
     "part_of_speech",
@@ -113,7 +117,8 @@ class OccurrenceFilter:
         if not todo:
             return
         nlp = spacy_pipeline(self.params)
-        for text, doc in zip(todo, nlp.pipe(todo, batch_size=batch_size), strict=True):
+        docs = with_progress(nlp.pipe(todo, batch_size=batch_size), "swap", "sentences parsed", log, total=len(todo))
+        for text, doc in zip(todo, docs, strict=True):
             self._docs[text] = doc
 
     def doc(self, text: str) -> Any:

@@ -76,7 +76,6 @@ N_TAGS = len(UPOS)
 _ONE_HOT = np.vstack([np.eye(N_TAGS), np.zeros((1, N_TAGS))])
 # Probabilities equal to this many decimals are ties.
 _TIE_DECIMALS = 9
-PROGRESS_EVERY = 50_000  # sentences between progress lines
 SIDES = ("premise", "hypothesis")
 
 
@@ -339,7 +338,7 @@ def build_train_statistic(
         token_lists = (tokenize(text) for text in texts)
         pairs = tag_token_lists(nlp, token_lists, batch_size, n_process)
         for text, (tokens, tags) in zip(
-            texts, with_progress(pairs, str(output), "sentences tagged", PROGRESS_EVERY, log),
+            texts, with_progress(pairs, str(output), "sentences tagged", log, total=len(texts)),
             strict=True,
         ):  # fmt: skip
             yield tokens, tags, occurrences[text]
