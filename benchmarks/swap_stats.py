@@ -25,9 +25,9 @@ import pyarrow.parquet as pq
 from nlistress.canonical import prepare
 from nlistress.config import DatasetSpec, PrepareSettings, load_params
 from nlistress.swap.schema import SWAP_SCHEMA
-from nlistress.swapstats.analysis import Run, analyse
-from nlistress.swapstats.hypothesis_tests import StatsSettings
-from nlistress.swapstats.report import write_report
+from nlistress.swap_statistics.analysis import Run, analyse
+from nlistress.swap_statistics.hypothesis_tests import StatsSettings
+from nlistress.swap_statistics.report import write_report
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / ".." / "shared" / "data"

@@ -2,13 +2,15 @@
 functions and the config hand-off. The files under rules/ hold only rules."""
 
 import glob
+import hashlib
 import json
+import os
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from snakemake.exceptions import WorkflowError
 
-from nlistress.artifacts.settings import hypothesis_only_model
+from nlistress.hypothesis_only.settings import hypothesis_only_model
 from nlistress.config import EXTENDS, DatasetSpec, canonical_targets, test_targets
 from nlistress.errors import ConfigError
 from nlistress.models.settings import VARIANTS, evaluation_targets, model_spec, runs, split_of
@@ -46,13 +48,29 @@ def dataset_entry(name, split=None):
     return {**entry, "splits": {split: splits[split]} if split in splits else {}}
 
 
-def config_json(**sections):
-    """The resolved config sections a `nlistress` call needs, as one JSON argument.
+def json_file(value):
+    """``value`` as JSON in logs/config/<sha256 of the content>.json; returns the path.
 
-    Passing what Snakemake resolved (params.yaml plus any --configfile
-    overrides) keeps the rule and the subcommand on exactly the same settings.
+    A shell command then stays one readable line, and a param naming the file still
+    changes exactly when its content does (which is what triggers a rerun).
     """
-    return json.dumps(sections, sort_keys=True)
+    text = json.dumps(value, sort_keys=True)
+    path = Path("logs/config") / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)  # atomic: parallel dry runs may write the same file
+    return str(path)
+
+
+def config_json(**sections):
+    """The resolved config sections a `nlistress` call reads, as `--set-json @FILE`.
+
+    Passing what Snakemake resolved (params.yaml plus any --configfile overrides) keeps
+    the rule and the subcommand on exactly the same settings.
+    """
+    return f"@{json_file(sections)}"
 
 
 # What `nlistress train` reads of `models` besides its own zoo entry, and what `nlistress

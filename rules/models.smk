@@ -66,6 +66,7 @@ rule score:
         json="results/scores/{model}/{variant}.json",
         md="results/scores/{model}/{variant}.md",
         csv="results/scores/{model}/{variant}.csv",
+        metrics="results/metrics/{model}/{variant}.json",
     params:
         config=lambda w: config_json(permute={"metrics": config.get("permute", {}).get("metrics", {})}),
         pairs=lambda w: [word for s, p in evaluation_pairs(w) for word in ("--set", s, "--predictions", p)],
@@ -77,7 +78,7 @@ rule score:
         "logs/models/score/{model}/{variant}.log",
     shell:
         "nlistress score --model {params.run:q} {params.pairs:q}"
-        " -o {output.json:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
+        " -o {output.json:q} --metrics {output.metrics:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
 rule models:

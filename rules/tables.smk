@@ -13,7 +13,7 @@ rule unli_metrics:
     output:
         directory("results/unli"),
     params:
-        runs=lambda w: json.dumps(unli_runs(), sort_keys=True),
+        runs=lambda w: json_file(unli_runs()),
         config=lambda w: config_json(permute={"metrics": config["permute"].get("metrics", {})}),
     threads: 1
     conda:
@@ -21,7 +21,7 @@ rule unli_metrics:
     log:
         "logs/tables/unli_metrics.log",
     shell:
-        "nlistress unli-metrics --runs-json {params.runs:q} -o {output:q}"
+        "nlistress unli-metrics --runs {params.runs:q} -o {output:q}"
         " --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 
@@ -32,7 +32,7 @@ rule swap_stats:
     output:
         directory("results/swap"),
     params:
-        runs=lambda w: json.dumps(swap_runs(), sort_keys=True),
+        runs=lambda w: json_file(swap_runs()),
         config=lambda w: config_json(swap={"stats": config["swap"].get("stats", {})}),
     threads: 1
     conda:
@@ -40,7 +40,7 @@ rule swap_stats:
     log:
         "logs/tables/swap_stats.log",
     shell:
-        "nlistress stats --runs-json {params.runs:q} -o {output:q}"
+        "nlistress stats --runs {params.runs:q} -o {output:q}"
         " --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 

@@ -11,12 +11,12 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from nlistress.artifacts.audit import DROP_REORDERING, audit_set
-from nlistress.artifacts.bow import fold_of
-from nlistress.artifacts.labelled import DROP_NO_LABEL
 from nlistress.cards import write_card
 from nlistress.cli import main
 from nlistress.config import deep_merge
+from nlistress.hypothesis_only.audit import DROP_REORDERING, audit_set
+from nlistress.hypothesis_only.bow import fold_of
+from nlistress.hypothesis_only.labelled import DROP_NO_LABEL
 from nlistress.perturb.runner import build_set
 
 from .models_support import predict, tiny_params, train

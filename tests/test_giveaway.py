@@ -134,7 +134,7 @@ def test_missing_predictions_are_named(snli, bow_predictions, tmp_path):
     partial = tmp_path / "partial.parquet"
     pd.read_parquet(bow_predictions).iloc[:100].to_parquet(partial)
     with pytest.raises(DataError, match=r"partial\.parquet: no prediction for 9724 of 9824 rows"):
-        from nlistress.artifacts.baselines import SplitInput, score_split
+        from nlistress.hypothesis_only.baselines import SplitInput, score_split
 
         score_split("snli", SplitInput("test", snli["test"], partial), "entailment",
                     ("entailment", "neutral", "contradiction"), 1e-3)  # fmt: skip

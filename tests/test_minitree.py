@@ -18,8 +18,8 @@ import pytest
 
 from nlistress.config import deep_merge
 from nlistress.errors import ConfigError, DataError
-from nlistress.unli.metrics import MetricSettings, compute_metrics, write_tables
-from nlistress.unli.minitree import (
+from nlistress.permutations.metrics import MetricSettings, compute_metrics, write_tables
+from nlistress.permutations.minitree import (
     UPOS,
     MinitreeSettings,
     build_train_statistic,

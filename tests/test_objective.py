@@ -8,7 +8,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from nlistress.unli.objective import max_entropy_loss, prediction_entropy
+from nlistress.permutations.objective import max_entropy_loss, prediction_entropy
 
 
 def test_entropy_of_uniform_and_certain_predictions():

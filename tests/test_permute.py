@@ -17,10 +17,7 @@ import pytest
 from nltk.translate.bleu_score import sentence_bleu
 
 from nlistress.config import deep_merge
-from nlistress.perturb import make_generator
-from nlistress.perturb.base import Context
-from nlistress.perturb.runner import build_set
-from nlistress.unli.permute import (
+from nlistress.permutations.permute import (
     PAPER_TABLE7,
     bleu,
     clump_units,
@@ -28,7 +25,10 @@ from nlistress.unli.permute import (
     example_rng,
     sample_orders,
 )
-from nlistress.unli.tokenize import tokenizer
+from nlistress.permutations.tokenize import tokenizer
+from nlistress.perturb import make_generator
+from nlistress.perturb.base import Context
+from nlistress.perturb.runner import build_set
 
 from .support import canonical_table, project_params, shared_override
 

@@ -35,16 +35,16 @@ from nlistress.config import deep_merge
 from nlistress.errors import ConfigError, DataError
 from nlistress.swap.schema import EXPERIMENTS as SCHEMA_EXPERIMENTS
 from nlistress.swap.schema import SWAP_SCHEMA
-from nlistress.swapstats.analysis import Run, analyse
-from nlistress.swapstats.hypothesis_tests import (
+from nlistress.swap_statistics.analysis import Run, analyse
+from nlistress.swap_statistics.hypothesis_tests import (
     StatsSettings,
     TestResult,
     chi_square,
     correct,
     mcnemar,
 )
-from nlistress.swapstats.samples import EXPERIMENTS, read_samples
-from nlistress.swapstats.tables import SUBSET_TITLES
+from nlistress.swap_statistics.samples import EXPERIMENTS, read_samples
+from nlistress.swap_statistics.tables import SUBSET_TITLES
 
 from .support import SHARED_DATA, canonical_table, project_params, shared_override
 

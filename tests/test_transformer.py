@@ -34,7 +34,7 @@ from nlistress.models.transformer import (
     load_pretrained,
     train_transformer,
 )
-from nlistress.unli.objective import prediction_entropy
+from nlistress.permutations.objective import prediction_entropy
 
 from .support import canonical_table, project_params
 

@@ -22,7 +22,7 @@ import pytest
 from nlistress.canonical import NLI_SCHEMA
 from nlistress.errors import ConfigError, DataError
 from nlistress.figures import FigureSize
-from nlistress.unli.metrics import (
+from nlistress.permutations.metrics import (
     LABELS,
     MetricSettings,
     bin_index,

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from nlistress.canonical import prepare
 from nlistress.config import DatasetSpec, PrepareSettings
-from nlistress.unli.permute import PERMUTE_SCHEMA
+from nlistress.permutations.permute import PERMUTE_SCHEMA
 
 from .support import SHARED_DATA, project_params
 

@@ -213,7 +213,7 @@ def render_card(
                         f"reviews/{family}/{run['test']}/{manifest['dataset']}_{manifest['split']}.json"),
     ]
     if audit:
-        from .artifacts.card_section import audit_section
+        from .hypothesis_only.card_section import audit_section
 
         sections += ["## Artifact audit", audit_section(audit, permuted=family == "permute")]
     sections += [

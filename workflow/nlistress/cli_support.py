@@ -51,10 +51,17 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
     files = [*([base] if base is not None else []), *(args.params or [])]
     params = load_params(files)
     if args.set_json:
+        text, where = args.set_json, "--set-json"
+        if text.startswith("@"):  # a file, as the Snakemake rules hand settings over
+            where = f"--set-json {text}"
+            try:
+                text = Path(text[1:]).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ConfigError(f"{where}: cannot read the settings file ({exc})") from None
         try:
-            override = json.loads(args.set_json)
+            override = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"--set-json: not valid JSON ({exc})") from None
+            raise ConfigError(f"{where}: not valid JSON ({exc})") from None
         if not isinstance(override, dict):
             raise ConfigError("--set-json: expected a JSON object")
         params = deep_merge(params, override)
@@ -62,7 +69,8 @@ def params_from_args(args: argparse.Namespace) -> dict[str, Any]:
         raise ConfigError(
             "no params: run from the project folder (params.yaml) or pass --params FILE"
         )
-    source = " + ".join([*(str(f) for f in files), *(["--set-json"] if args.set_json else [])])
+    source = " + ".join([*(str(f) for f in files), *([args.set_json if args.set_json.startswith("@") else "--set-json"]
+                                                       if args.set_json else [])])  # fmt: skip
     validate_params(params, source)
     return params
 
@@ -79,7 +87,8 @@ def add_params_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set-json",
         metavar="JSON",
-        help="JSON object deep-merged over the params (used by the Snakemake rules)",
+        help="JSON object deep-merged over the params, or @FILE holding one (the Snakemake rules "
+        "hand each job the settings it reads this way)",
     )
     parser.add_argument(
         "--threads",

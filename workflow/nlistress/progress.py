@@ -42,13 +42,15 @@ def with_progress(
     logger: logging.Logger,
     total: int | None = None,
     weigh: Callable[[T], int] | None = None,
-    seconds: float = PROGRESS_SECONDS,
+    seconds: float | None = None,
 ) -> Iterator[T]:
     """Pass ``items`` through, logging a progress line every ``seconds`` and one at the end.
 
     ``weigh(item)`` is how many units (rows, sentences) an item stands for (default 1);
-    ``total`` is the number of units expected, for the ETA.
+    ``total`` is the number of units expected, for the ETA; ``seconds`` defaults to
+    ``PROGRESS_SECONDS``.
     """
+    seconds = PROGRESS_SECONDS if seconds is None else seconds
     start = last = time.monotonic()
     done = 0
     for item in items:

@@ -1,6 +1,6 @@
 """Paper mode: the test sets built the way the authors' released code built them.
 
-The default generators (``nlistress.perturb``, ``nlistress.unli``) are the
+The default generators (``nlistress.perturb``, ``nlistress.permutations``) are the
 high-precision constructions. The generators here reproduce, step for step,
 what the public code of the papers did, so that a number computed on them is
 like for like with the paper's:

@@ -37,8 +37,7 @@ import pyarrow as pa
 
 from ..errors import ConfigError
 from ..manifest import RowCounts
-from ..perturb.base import Context, Generator, SetRow
-from ..unli.permute import (
+from ..permutations.permute import (
     PAPER_TABLE7,
     PERMUTE_SCHEMA,
     SIDES,
@@ -47,6 +46,7 @@ from ..unli.permute import (
     bleu_of,
     q_and_sides,
 )  # fmt: skip
+from ..perturb.base import Context, Generator, SetRow
 
 DROP_NOT_DISTINCT = "the {q} orders of a permuted side are not all distinct"
 

@@ -78,7 +78,7 @@ def cmd_score(args: argparse.Namespace) -> None:
         if parquet != set_path:  # a .jsonl: record the user's file, not the temporary table
             result.update(set_path=str(set_path), set_sha256=sha256_file(set_path))
         results.append(result)
-    for path in write_scores(args.model, results, args.output):
+    for path in write_scores(args.model, results, args.output, args.metrics):
         log.info("wrote %s", path)
 
 
@@ -131,5 +131,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--predictions", type=Path, action="append",
                    help="predictions on the --set at the same position (.parquet or .jsonl)")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="scores .json (plus .md, .csv)")
+    p.add_argument("--metrics", type=Path,
+                   help="also write accuracy, false-neutral share and rows per set alone (for `dvc metrics`)")  # fmt: skip
     add_params_options(p)
     p.set_defaults(func=cmd_score)

@@ -26,8 +26,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..artifacts.labelled import label_order, read_columns
 from ..errors import ConfigError, DataError
+from ..hypothesis_only.labelled import label_order, read_columns
 from ..manifest import RowCounts
 from ..parquet_io import open_parquet
 

@@ -4,7 +4,7 @@ Naik et al. (2018) report accuracy per set (matched and mismatched splits)
 and, in Table 4, which label a model wrongly falls back on: of the errors, the
 share predicted neutral. Predictions come from ``nlistress predict`` or from
 anyone's own model (JSON lines with ``uid`` and ``prediction``), read with
-``nlistress.unli.metrics.read_predictions``, so both are validated the same way.
+``nlistress.permutations.metrics.read_predictions``, so both are validated the same way.
 
 Scores are 3-way (the false-neutral share needs ``neutral``): a set with other
 gold labels, or predictions of a model with another label set (a 2-way model's
@@ -124,12 +124,18 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.1f}"
 
 
-def write_scores(model: str, results: Sequence[dict[str, Any]], output: Path) -> list[Path]:
-    """``output`` (.json) plus a Markdown table (.md) and a CSV (.csv) next to it."""
-    # "metrics": the scalar figures keyed by set, the shape `dvc metrics show/diff` reads.
-    metrics = {r["set"]: {"accuracy": r["accuracy"], "false_neutral_share": r["false_neutral_share"],
-                          "rows": r["rows"]["scored"]} for r in results}  # fmt: skip
-    write_json_atomic(output, {"model": model, "sets": list(results), "metrics": metrics})
+def write_scores(
+    model: str, results: Sequence[dict[str, Any]], output: Path, metrics_path: Path | None = None
+) -> list[Path]:
+    """``output`` (.json) plus a Markdown table (.md) and a CSV (.csv) next to it, and with
+    ``metrics_path`` the scalar figures alone keyed by set (what `dvc metrics` reads)."""
+    write_json_atomic(output, {"model": model, "sets": list(results)})
+    written_metrics = []
+    if metrics_path is not None:
+        write_json_atomic(metrics_path, {r["set"]: {
+            "accuracy": r["accuracy"], "false_neutral_share": r["false_neutral_share"], "rows": r["rows"]["scored"],
+        } for r in results})  # fmt: skip
+        written_metrics.append(metrics_path)
     short = [label[0].upper() for label in LABELS]
     lines = [
         f"# {model}",
@@ -152,4 +158,4 @@ def write_scores(model: str, results: Sequence[dict[str, Any]], output: Path) ->
     md, csv_path = output.with_suffix(".md"), output.with_suffix(".csv")
     write_text_atomic(md, "\n".join(lines) + "\n")
     write_text_atomic(csv_path, buffer.getvalue())
-    return [output, md, csv_path]
+    return [output, md, csv_path, *written_metrics]

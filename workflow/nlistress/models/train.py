@@ -35,7 +35,7 @@ from .. import __version__
 from ..atomic import atomic_dir, sha256_file, write_json_atomic
 from ..errors import ConfigError
 from ..manifest import RowCounts
-from ..unli.objective import prediction_entropy
+from ..permutations.objective import prediction_entropy
 from .data import dev_frame, model_labels, subsample, training_frame
 from .encoders import build_model
 from .predict import LABELS_METADATA, EncoderPredictor
@@ -59,7 +59,7 @@ def objective(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     """Sinha et al. equation 5 over a batch: Σ CE on labelled rows - Σ H on ``-1`` rows, per row.
 
     Without ``-1`` rows this is plain cross-entropy. It is the sum form of
-    ``nlistress.unli.objective.max_entropy_loss`` with the permuted copies
+    ``nlistress.permutations.objective.max_entropy_loss`` with the permuted copies
     spread over the epoch's batches instead of paired with their originals.
     """
     labelled = labels >= 0

@@ -42,7 +42,7 @@ import torch.nn.functional as F
 from ..atomic import atomic_dir
 from ..errors import ConfigError, DataError
 from ..labels import LABELS
-from ..unli.objective import prediction_entropy
+from ..permutations.objective import prediction_entropy
 from .checkpoints import Checkpoint, resolve_checkpoint
 from .data import MAX_ENTROPY_LABEL
 

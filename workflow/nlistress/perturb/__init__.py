@@ -23,7 +23,7 @@ GENERATORS = {
     "spelling_error": "nlistress.perturb.spelling:SpellingError",
     "antonymy": "nlistress.perturb.antonymy:Antonymy",
     "numerical": "nlistress.perturb.numerical:Numerical",
-    "permute": "nlistress.unli.permute:Permute",
+    "permute": "nlistress.permutations.permute:Permute",
     "swap_pairs": "nlistress.swap.generators:SwapPairs",
     # Paper mode: the authors' own constructions (profiles/paper/params.yaml).
     "tautology_authors": "nlistress.authors.distraction:AuthorsTautology",

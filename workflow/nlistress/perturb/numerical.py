@@ -713,13 +713,21 @@ class Numerical(Generator):
 
     def card_notes(self, manifest: Mapping[str, Any]) -> str:
         rows = manifest.get("rows") or {}
+        problems = (manifest.get("stats") or {}).get("problems") or {}
+        dropped = "; ".join(f"{n:,} {why}" for why, n in (problems.get("dropped") or {}).items()) or "none"
+        by_problem = (
+            f" In problems (a problem is one question with its options and rationale): "
+            f"{problems['input']:,} read, {problems['kept']:,} gave at least one premise; dropped: "
+            f"{dropped}." if problems.get("input") is not None else ""
+        )
         return (
             "The paper built this set from the AQuA-RAT training set (about 40,000 sentences "
-            "with numbers, 2,500 premises, 7,596 pairs). Counts here are question sentences: "
-            f"{rows.get('input', '?')} read, {rows.get('kept', '?')} premises kept, each giving "
-            "one entailed, one contradictory and one neutral pair; sentences of problems "
-            "dropped for a non-numerical answer or a long rationale are counted under that "
-            f"reason. Rationales of up to {self.max_rationale_sentences} sentences are kept "
+            "with numbers, 2,500 premises, 7,596 pairs). The Counts table is in sentences (every "
+            f"sentence of every problem's question): {rows.get('input', '?')} read, "
+            f"{rows.get('kept', '?')} kept as premises, each giving one entailed, one contradictory "
+            "and one neutral pair; the sentences of a problem dropped as a whole (a non-numerical "
+            f"answer, a long rationale) are counted under that reason.{by_problem} Rationales of "
+            f"up to {self.max_rationale_sentences} sentences are kept "
             "(the paper says 3, the authors' released code 5 lines). The precision filters ("
             + ", ".join(f"`{name}`" for name in self.filters.active())
             + ") keep only statements whose numbers are asserted exact amounts next to a real "

@@ -13,7 +13,7 @@ s), and
 
 Per example, the ratio β^k(permuted) / β^k(original) is binned against the
 share of permutations the model accepts (Figure 4; see
-:func:`nlistress.unli.metrics.minitree_bins`).
+:func:`nlistress.permutations.metrics.minitree_bins`).
 
 Choices the paper leaves open:
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
-from ..unli.tokenize import TOKENIZERS
+from ..permutations.tokenize import TOKENIZERS
 
 
 def _number(section: Mapping[str, Any], key: str, where: str, kind: type = float) -> Any:

@@ -325,7 +325,7 @@ def minitree_bins(
 ) -> pd.DataFrame:
     """Figure 4: mean Pr_cor per bin of the POS mini-tree ratio β(ŝ)/β(s), for all, D_c, D_f.
 
-    ``betas_path`` is a table written by :func:`nlistress.unli.minitree.write_example_betas`
+    ``betas_path`` is a table written by :func:`nlistress.permutations.minitree.write_example_betas`
     for the same permuted set (columns ``source_uid`` and ``ratio``).
     """
     path = Path(betas_path)

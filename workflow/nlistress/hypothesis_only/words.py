@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..unli.tokenize import tokenizer as word_tokenizer
+from ..permutations.tokenize import tokenizer as word_tokenizer
 
 
 @dataclass(frozen=True)
