@@ -32,6 +32,9 @@ def default_params_file() -> Path:
     return Path(str(resources.files(__package__).joinpath("defaults", "params.yaml")))
 
 
+_ANNOUNCED: set[Path] = set()
+
+
 def base_params_file() -> Path | None:
     """``params.yaml`` of the current folder, else the package's defaults (said once)."""
     here = Path("params.yaml")
@@ -39,7 +42,9 @@ def base_params_file() -> Path | None:
         return here
     default = default_params_file()
     if default.is_file():
-        log.info("no params.yaml in %s: using the defaults shipped with nlistress (%s)", Path.cwd(), default)
+        if Path.cwd() not in _ANNOUNCED:  # said once per folder, not once per read
+            _ANNOUNCED.add(Path.cwd())
+            log.info("no params.yaml in %s: using the defaults shipped with nlistress (%s)", Path.cwd(), default)
         return default
     return None
 
