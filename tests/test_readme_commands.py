@@ -53,6 +53,8 @@ def test_your_own_data_commands_work_from_any_folder(tmp_path: Path) -> None:
     scored = scores["sets"][0]
     assert scored["rows"]["scored"] == 40 and scored["accuracy"] == pytest.approx(entailment / 40)
     assert scored["set_path"] == "my_dev.jsonl"
+    assert scored["rows"]["read"]["input"] == 40  # what reading the user's file kept and dropped
+    assert scored["rows"]["read"]["input"] == scored["rows"]["read"]["kept"] + sum(scored["rows"]["read"]["dropped"].values())
     assert not (tmp_path / "params.yaml").exists()
 
 

@@ -35,14 +35,14 @@ def default_params_file() -> Path:
 _ANNOUNCED: set[Path] = set()
 
 
-def base_params_file() -> Path | None:
+def base_params_file(announce: bool = True) -> Path | None:
     """``params.yaml`` of the current folder, else the package's defaults (said once)."""
     here = Path("params.yaml")
     if here.is_file():
         return here
     default = default_params_file()
     if default.is_file():
-        if Path.cwd() not in _ANNOUNCED:  # said once per folder, not once per read
+        if announce and Path.cwd() not in _ANNOUNCED:  # said once per folder, not once per read
             _ANNOUNCED.add(Path.cwd())
             log.info("no params.yaml in %s: using the defaults shipped with nlistress (%s)", Path.cwd(), default)
         return default

@@ -55,7 +55,7 @@ def cmd_predict(args: argparse.Namespace) -> None:
         model_dir = Path("data/models") / args.model.name / args.variant  # a zoo name
     settings = predict_settings(params)
     predictor = load_predictor(model_dir, settings, resolve_device(params))
-    with as_parquet_set(args.set, params) as set_path:
+    with as_parquet_set(args.set, params) as (set_path, _):  # its drops are logged as it is read
         rows = predict_set(predictor, set_path, args.output, int(settings["chunk_rows"]))
     log.info("%d predictions of %s on %s -> %s", rows, model_dir, args.set, args.output)
 
@@ -73,10 +73,11 @@ def cmd_score(args: argparse.Namespace) -> None:
         raise ConfigError("score: give one --predictions per --set, in the same order")
     results = []
     for set_path, prediction_path in zip(sets, predictions, strict=True):
-        with as_parquet_set(set_path, params) as parquet:
+        with as_parquet_set(set_path, params) as (parquet, read):
             result = score_set(parquet, prediction_path, tolerance)
-        if parquet != set_path:  # a .jsonl: record the user's file, not the temporary table
+        if read is not None:  # a .jsonl: record the user's file, and the rows reading it dropped
             result.update(set_path=str(set_path), set_sha256=sha256_file(set_path))
+            result["rows"]["read"] = read.as_dict()
         results.append(result)
     for path in write_scores(args.model, results, args.output, args.metrics):
         log.info("wrote %s", path)

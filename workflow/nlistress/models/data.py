@@ -179,17 +179,18 @@ def iter_set_chunks(path: Path, chunk_rows: int) -> Iterator[pa.RecordBatch]:
 
 
 @contextmanager
-def as_parquet_set(path: Path, params: Mapping[str, Any]) -> Iterator[Path]:
+def as_parquet_set(path: Path, params: Mapping[str, Any]) -> Iterator[tuple[Path, RowCounts | None]]:
     """``path`` as a Parquet set: a .jsonl in one of the formats ``perturb`` reads is
     canonicalised (uids ``custom:<file stem>:<id or line>``, as ``perturb`` gives them) into
-    a temporary file, so ``predict`` and ``score`` take the same inputs ``perturb`` does."""
+    a temporary file, so ``predict`` and ``score`` take the same inputs ``perturb`` does.
+    Yields the Parquet path and, for a .jsonl, the rows read, kept and dropped (by reason)."""
     if path.suffix not in (".jsonl", ".json"):
-        yield path
+        yield path, None
         return
     from ..perturb.runner import read_input
 
-    table, _ = read_input(path, "nli", params, unlabelled=True)
+    table, counts = read_input(path, "nli", params, unlabelled=True)
     with tempfile.TemporaryDirectory(prefix=".nlistress-") as tmp:
         out = Path(tmp) / f"{path.stem}.parquet"
         pq.write_table(table, out)
-        yield out
+        yield out, counts

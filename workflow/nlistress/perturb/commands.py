@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..cli_support import (
     add_params_options,
-    default_params_file,
+    base_params_file,
     key_values,
     params_from_args,
 )
@@ -79,9 +79,9 @@ def cmd_release(args: argparse.Namespace) -> None:
 
 def _registered_tests() -> str:
     """Every test of every family, from the params a command would read (for ``--help``)."""
-    here = Path("params.yaml")
+    base = base_params_file(announce=False)
     try:
-        params = load_params([here if here.is_file() else default_params_file()])
+        params = load_params([base] if base is not None else [])
     except NlistressError:
         return "see the `tests` of each family in params.yaml"
     return "; ".join(f"{family}: {', '.join((params.get(family) or {}).get('tests') or {})}"
