@@ -7,6 +7,7 @@ to read local copies of the datasets instead of downloading them.
 Rules stay thin: each one calls a single `nlistress` subcommand.
 """
 
+import signal
 import sys
 
 
@@ -53,6 +54,12 @@ rule all:
         rules.models.input,
         rules.tables.input,
         REPORT_FILES,
+
+
+onstart:
+    # Snakemake's SIGTERM handler takes a lock the main thread may hold (nlistress.signals):
+    # run it on a thread, so that `kill` or a scheduler's time limit stops the run, never hangs it.
+    defer_to_a_thread(signal.SIGTERM)
 
 
 onerror:

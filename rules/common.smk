@@ -15,6 +15,7 @@ from nlistress.config import EXTENDS, DatasetSpec, canonical_targets, test_targe
 from nlistress.errors import ConfigError
 from nlistress.models.settings import VARIANTS, evaluation_targets, model_spec, runs, split_of
 from nlistress.schema import validate_params
+from nlistress.signals import defer_to_a_thread
 
 # A profile's `extends` names its base for `nlistress --params`; here --configfile is
 # always merged over params.yaml, so the key has nothing left to say.
