@@ -7,6 +7,7 @@ to read local copies of the datasets instead of downloading them.
 Rules stay thin: each one calls a single `nlistress` subcommand.
 """
 
+import atexit
 import signal
 import sys
 
@@ -63,10 +64,6 @@ onstart:
 
 
 onerror:
-    # One line after the job errors Snakemake lists: what was kept and how to go on.
-    print(
-        "nlistress: the run stopped before every job finished; every output written is complete "
-        "and kept. Run the same command again to resume (after a kill -9 or a crashed node, "
-        "`snakemake --unlock` first); a failed job's log is named above.",
-        file=sys.stderr,
-    )
+    # What was kept and how to go on, as the run's last line: printed at exit, after
+    # Snakemake's own closing WorkflowError.
+    atexit.register(print, RESUME_HINT, file=sys.stderr)

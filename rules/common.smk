@@ -32,6 +32,14 @@ except ConfigError as exc:
 CANONICAL = canonical_targets(config)
 
 
+#: The last line of a run that stopped early (a failed job, SIGTERM, Ctrl-C).
+RESUME_HINT = (
+    "nlistress: the run stopped before every job finished; every output written is complete "
+    "and kept. Run the same command again to resume (after a kill -9 or a crashed node, "
+    "`snakemake --unlock` first); a failed job's log is named above."
+)
+
+
 def _names(mapping):
     """A regex matching exactly the given registry names (never matches if empty)."""
     return "|".join(re.escape(name) for name in mapping) or "(?!)"

@@ -44,9 +44,10 @@ def _env() -> dict[str, str]:
 def test_a_killed_run_resumes_without_redoing_finished_outputs(tmp_path: Path, sig) -> None:
     work = tmp_path / "project"
     override = copy_project(work)
+    log = (tmp_path / "stopped.log").open("w", encoding="utf-8")
     run = subprocess.Popen(
         _snakemake(work, override), cwd=work, env=_env(), start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     # Jobs run one at a time: once a second set is written, the job of the first
     # has finished and Snakemake has recorded it; the second may not be recorded.
@@ -63,6 +64,10 @@ def test_a_killed_run_resumes_without_redoing_finished_outputs(tmp_path: Path, s
     else:
         os.killpg(run.pid, sig)
     run.wait(timeout=300)
+    log.close()
+    if sig == signal.SIGTERM:  # a stop Snakemake sees ends with how to resume
+        last = (tmp_path / "stopped.log").read_text(encoding="utf-8").strip().splitlines()[-1]
+        assert "Run the same command again to resume" in last, last
 
     recorded = work / appeared[0]
     recorded_mtime = recorded.stat().st_mtime_ns
