@@ -298,6 +298,14 @@ RELEASED = [
     for family in config["release"]["families"]
     for test, dataset, split in SETS[family]
 ]
+# Every review of a released family's test (reviews/ is in git); the release reports a
+# review's rates only for the set files it judged, matched by sha256.
+RELEASE_REVIEWS = sorted(
+    path
+    for family in config["release"]["families"]
+    for test in config[family]["tests"]
+    for path in glob.glob(f"reviews/{family}/{test}/*.json")
+)
 
 
 # --- models.smk ----------------------------------------------------------------

@@ -309,6 +309,10 @@ def test_pull_release_restores_only_the_released_sets(built, env, http_remote, t
     released = {k: v for k, v in hashes.items() if k.startswith("data/release/")}
     catalogue = json.loads((project / "data/release/catalogue.json").read_text())
     assert catalogue["count"] == len(STRESS_FILES) + 2  # the stress sets, one permuted, one swap
+    # The folder is a Hugging Face dataset repository (tests/test_release.py loads it).
+    card = yaml.safe_load((project / "data/release/README.md").read_text().split("\n---\n", 1)[0][4:])
+    assert card["language"] == ["en", "zh"] and card["multilinguality"] == ["multilingual"]
+    assert "data/release/croissant.json" in released
     for remote in (str(project / ".dvc-remote"), http_remote):
         clone = _clone(env, project, tmp_path / f"clone{len(remote)}")
         env.dvc("remote", "add", "-d", "--local", "release", remote, cwd=clone)
@@ -316,6 +320,32 @@ def test_pull_release_restores_only_the_released_sets(built, env, http_remote, t
         assert _hashes(clone) == released
         for entry in catalogue["sets"]:
             assert sha256_file(clone / "data/release" / entry["path"]) == entry["sha256"]
+
+
+def test_the_project_is_a_data_registry_for_dvc_get_and_import(built, env, tmp_path):
+    """A user's own repository takes one released set with `dvc import` (and `dvc get`) from the
+    project's git URL and its pushed remote, and follows the project with `dvc update`."""
+    project, hashes = built
+    target = "data/release/stress/word_overlap/snli_dev.parquet"
+    url, remote = project.as_uri(), f"url={project / '.dvc-remote'}"
+    env.dvc("get", url, target, "-o", str(tmp_path / "got.parquet"), "--remote-config", remote, cwd=tmp_path)
+    assert sha256_file(tmp_path / "got.parquet") == hashes[target]
+
+    user = tmp_path / "analysis"
+    user.mkdir()
+    env.git("init", "-q", cwd=user)
+    env.dvc("init", "-q", cwd=user)
+    env.dvc("import", url, target, "-o", "word_overlap.parquet", "--remote-config", remote, cwd=user)
+    assert sha256_file(user / "word_overlap.parquet") == hashes[target]
+    pinned = yaml.safe_load((user / "word_overlap.parquet.dvc").read_text())["deps"][0]["repo"]
+    head = env.git("rev-parse", "HEAD", cwd=project).strip()
+    assert pinned["url"] == url and pinned["rev_lock"] == head
+
+    env.git("commit", "-q", "--allow-empty", "-m", "a later commit", cwd=project)
+    env.dvc("update", "word_overlap.parquet.dvc", cwd=user)
+    pinned = yaml.safe_load((user / "word_overlap.parquet.dvc").read_text())["deps"][0]["repo"]
+    assert pinned["rev_lock"] == env.git("rev-parse", "HEAD", cwd=project).strip() != head
+    assert sha256_file(user / "word_overlap.parquet") == hashes[target]
 
 
 @pytest.fixture

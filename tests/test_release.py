@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
 
 from nlistress.atomic import sha256_file
 from nlistress.cards import write_card
@@ -16,8 +21,10 @@ from nlistress.config import deep_merge
 from nlistress.errors import DataError
 from nlistress.perturb.runner import build_set
 from nlistress.release import build_release
+from nlistress.review import import_review, sample_for_review
+from nlistress.tables import markdown_table
 
-from .support import canonical_table, project_params, shared_override
+from .support import canonical_table, project_params, read_csv, shared_override, write_csv
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +45,124 @@ def sets(params, tmp_path_factory):
         write_card(path, path.with_name("snli_dev.card.md"), params)
         paths.append(path)
     return paths
+
+
+@pytest.fixture(scope="module")
+def review(sets, tmp_path_factory):
+    """A review summary of the negation set, through the annotators' CSV round trip (the
+    answers are placeholders: what is checked is where the rates go, not what they are)."""
+    work = tmp_path_factory.mktemp("review")
+    sheet = work / "review.csv"
+    sample_for_review([sets[0]], sheet, 20, seed=1)
+    rows = [r | {"label_correct": "yes", "grammatical": "yes" if i % 4 else "no"} for i, r in enumerate(read_csv(sheet))]
+    write_csv(sheet, rows)
+    import_review(sheet, [sets[0]], work / "snli_dev.json")
+    return work / "snli_dev.json"
+
+
+@pytest.fixture(scope="module")
+def release(sets, params, review, tmp_path_factory):
+    out = tmp_path_factory.mktemp("published") / "release"
+    build_release(sets, out, params, [review])
+    return out
+
+
+def _front_matter(path):
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("---\n"), path
+    head, body = text[4:].split("\n---\n\n", 1)
+    return yaml.safe_load(head), body
+
+
+def test_the_release_is_a_hugging_face_dataset_repository(release, sets, params):
+    meta, body = _front_matter(release / "README.md")
+    assert meta["pretty_name"] == params["release"]["title"]
+    assert meta["license"] == "cc-by-sa-4.0" and meta["language"] == ["en"]
+    assert meta["task_categories"] == ["text-classification"]
+    assert meta["task_ids"] == ["natural-language-inference"]
+    assert meta["size_categories"] == ["10K<n<100K"]  # 19,684 permuted rows + the negation set
+    assert meta["source_datasets"] == ["extended|stanfordnlp/snli"]
+    assert meta["annotations_creators"] == ["crowdsourced", "machine-generated"]
+    configs = {c["config_name"]: c["data_files"] for c in meta["configs"]}
+    assert configs == {
+        "permute-permute": [{"split": "snli_dev", "path": "permute/permute/snli_dev.parquet"}],
+        "stress-negation": [{"split": "snli_dev", "path": "stress/negation/snli_dev.parquet"}],
+    }
+    for section in ("## Loading", "## Sets", "## Fields", "## How the sets were built",
+                    "## Measured label quality", "## Licences", "## Citations"):  # fmt: skip
+        assert section in body
+    assert "Naik et al. (2018)" in body and "Sinha et al. (2021)" in body and "Bowman et al. (2015)" in body
+    # Each set card opens with the same header, for its own source.
+    card_meta, card_body = _front_matter(release / "stress/negation/snli_dev.card.md")
+    assert card_meta["license"] == "cc-by-sa-4.0" and card_meta["size_categories"] == ["1K<n<10K"]
+    assert card_body.startswith("# negation: snli dev")
+
+
+def test_load_dataset_reads_every_config_offline(release, tmp_path):
+    """`datasets.load_dataset(folder, config)`, as a user runs it, with the Hub unreachable."""
+    script = (
+        "import json, sys, datasets\n"
+        "out = {}\n"
+        "for config in sys.argv[2:]:\n"
+        "    ds = datasets.load_dataset(sys.argv[1], config, cache_dir=sys.argv[1] + '.cache')\n"
+        "    split = next(iter(ds.values()))\n"
+        "    out[config] = {'splits': {k: v.num_rows for k, v in ds.items()},\n"
+        "                   'label_id': repr(split.features['label_id']), 'uid': repr(split.features['uid']),\n"
+        "                   'first': split[0]['label_id'], 'label': split[0]['label']}\n"
+        "print(json.dumps(out))\n"
+    )
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    meta, _ = _front_matter(release / "README.md")
+    configs = [c["config_name"] for c in meta["configs"]]
+    proc = subprocess.run([sys.executable, "-c", script, str(release), *configs], env=env,
+                          capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    loaded = json.loads(proc.stdout.strip().splitlines()[-1])
+    catalogue = {e["config"]: e for e in json.loads((release / "catalogue.json").read_text())["sets"]}
+    for config, got in loaded.items():
+        assert got["splits"] == {"snli_dev": catalogue[config]["rows"]}
+        assert got["label_id"] == "ClassLabel(names=['entailment', 'neutral', 'contradiction'])"
+        assert "string" in got["uid"]
+        assert ["entailment", "neutral", "contradiction"][got["first"]] == got["label"]
+
+
+def test_croissant_metadata_validates_and_reads_the_records(release):
+    import mlcroissant as mlc
+
+    metadata = json.loads((release / "croissant.json").read_text(encoding="utf-8"))
+    catalogue = json.loads((release / "catalogue.json").read_text())["sets"]
+    assert {f["sha256"] for f in metadata["distribution"]} == {e["sha256"] for e in catalogue}
+    dataset = mlc.Dataset(jsonld=release / "croissant.json")  # raises on an invalid file
+    negation = next(e for e in catalogue if e["test"] == "negation")
+    records = list(dataset.records(record_set=f"{negation['config']}/{negation['hub_split']}"))
+    assert len(records) == negation["rows"]
+
+
+def test_the_catalogue_says_mode_quality_settings_and_code_version(release, sets, review):
+    catalogue = {e["test"]: e for e in json.loads((release / "catalogue.json").read_text())["sets"]}
+    summary = json.loads(review.read_text())
+    negation, permute = catalogue["negation"], catalogue["permute"]
+    assert negation["mode"] == permute["mode"] == "precise"
+    assert negation["judged_rows"] == 20 and negation["grammatical"] == summary["grammatical_rate"] == 0.75
+    assert permute["judged_rows"] is None  # the review judged the negation set only
+    assert negation["code_version"] == json.loads(sets[0].with_name("snli_dev.manifest.json").read_text())[
+        "nlistress_version"]  # fmt: skip
+    assert len(negation["settings_sha256"]) == 16 and negation["settings_sha256"] != permute["settings_sha256"]
+    markdown = (release / "CATALOGUE.md").read_text(encoding="utf-8")
+    assert "label 100.0% of 20, grammatical 75.0% (n = 20)" in markdown and "not judged" in markdown
+
+
+def test_markdown_tables_keep_their_shape_on_real_rows_with_pipes_and_line_breaks(params, tmp_path):
+    """ANLI R3 dev holds a premise with `|` and hypotheses with line breaks (real rows)."""
+    table = pq.read_table(canonical_table(params, "anli", "r3_dev", "anli/R3_dev.jsonl", tmp_path)).to_pylist()
+    awkward = [r for r in table if "|" in r["premise"] or "\n" in r["hypothesis"]]
+    assert any("|" in r["premise"] for r in awkward) and any("\n" in r["hypothesis"] for r in awkward)
+    text = markdown_table(["label", "premise", "hypothesis"], [[r["label"], r["premise"], r["hypothesis"]]
+                                                               for r in awkward])  # fmt: skip
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) == len(awkward) + 2
+    for line in lines:  # every row has exactly the header's cells
+        assert len(re.findall(r"(?<!\\)\|", line)) == 4, line
 
 
 def test_release_copies_sets_and_writes_the_catalogue(sets, params, tmp_path):

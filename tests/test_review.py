@@ -93,7 +93,8 @@ def test_card_of_an_unreviewed_set(negation_set, tmp_path):
     card = tmp_path / "card.md"
     write_card(target, card, params)
     text = card.read_text(encoding="utf-8")
-    assert text.startswith("# negation: anli r1_dev")
+    assert text.startswith("---\nlicense: cc-by-nc-4.0\n") or "\nlicense: cc-by-nc-4.0\n" in text.split("\n---\n")[0]
+    assert text.split("\n---\n\n", 1)[1].startswith("# negation: anli r1_dev")
     assert "Not reviewed yet" in text
     assert "**Label quality: not judged.**" in text.split("## What it tests")[0]
     assert json.loads((target.with_name("anli_r1_dev.manifest.json")).read_text())["sha256"] in text

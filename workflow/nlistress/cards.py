@@ -1,5 +1,8 @@
 """Dataset cards: a Markdown page next to every generated set.
 
+It opens with the Hugging Face card header (licence, language, task, size,
+source dataset), so the card reads as a Hub dataset card on its own.
+
 The card says what the set tests, how it was built (generator, settings,
 seed, source file and checksum, the command that rebuilds it), how many rows
 went in and out and why any were dropped, the source data's licence and
@@ -18,10 +21,12 @@ import pyarrow.parquet as pq
 import yaml
 
 from .atomic import write_text_atomic
+from .dataset_card import front_matter, header
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, make_generator
 from .review import review_of
+from .tables import markdown_table
 
 
 def _examples(set_path: Path, n: int = 3) -> list[dict[str, Any]]:
@@ -120,21 +125,20 @@ def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str
             "card with the rates."
         )
     stale = " (stale: judged on an earlier build)" if entry["sha256"] != sha256 else ""
+    rates = [["generated label correct", _pct(review["label_correct_rate"])],
+             ["grammatical", _pct(review["grammatical_rate"])]]  # fmt: skip
+    if "coherent_rate" in review:
+        rates.append(["coherent", _pct(review["coherent_rate"])])
+    rates += [[f"label correct, {label}", _pct(rate)]
+              for label, rate in sorted(review.get("label_correct_by_label", {}).items())]  # fmt: skip
+    rates += [[f"label correct, {status} labels", _pct(rate)]
+              for status, rate in sorted(review.get("label_correct_by_status", {}).items())]  # fmt: skip
     lines = [
         f"{review['reviewed']} rows reviewed{stale} "
         + ("(every row)." if review.get("census") else f"(sample of {review['sampled']}, stratified by label)."),
         "",
-        "| measure | rate |",
-        "|---|---|",
-        f"| generated label correct | {_pct(review['label_correct_rate'])} |",
-        f"| grammatical | {_pct(review['grammatical_rate'])} |",
+        markdown_table(["measure", "rate"], rates).rstrip("\n"),
     ]
-    if "coherent_rate" in review:
-        lines.append(f"| coherent | {_pct(review['coherent_rate'])} |")
-    for label, rate in sorted(review.get("label_correct_by_label", {}).items()):
-        lines.append(f"| label correct, {label} | {rate:.1%} |")
-    for status, rate in sorted(review.get("label_correct_by_status", {}).items()):
-        lines.append(f"| label correct, {status} labels | {rate:.1%} |")
     if "annotations" in review:  # sets with rows no rule could label
         lines += ["", f"Labelled by reviewers: {len(review['annotations'])} rows; marked incoherent "
                   f"(discarded): {len(review['incoherent'])}; still without a label: {review['pending']}."]
@@ -162,16 +166,18 @@ def render_card(
     family = run.get("family") or find_test(params, run["test"])[0]
     dataset = (params.get("datasets") or {}).get(manifest["dataset"], {})
     rows = manifest["rows"]
-    drops = "\n".join(f"| dropped: {why} | {n:,} |" for why, n in rows["dropped"].items())
     labels = ", ".join(f"{label} {n:,}" for label, n in manifest.get("labels", {}).items())
     settings = yaml.safe_dump(
         {"generator": run["generator"], **run["settings"]}, sort_keys=True, allow_unicode=True
     ).strip()
-    examples = "\n".join(
-        f"| {e['label']} | {e['premise']} | {e['hypothesis']} |".replace("\n", " ")
-        for e in _examples(set_path)
-    )
+    examples = markdown_table(["label", "premise", "hypothesis"],
+                              [[e["label"], e["premise"], e["hypothesis"]] for e in _examples(set_path)])  # fmt: skip
     notes = generator.card_notes(manifest).strip()
+    meta = header(
+        f"{run['test']}: {manifest['dataset']} {manifest['split']}", {manifest["dataset"]: dataset},
+        manifest["output_rows"], tags=["nli", family, run["test"], f"mode-{run.get('mode', generator.mode)}"],
+        expert_labels=bool(review and review.get("annotations")),
+    )  # fmt: skip
     sections = [
         f"# {run['test']}: {manifest['dataset']} {manifest['split']}",
         f"`{set_path.name}` · {manifest['output_rows']:,} rows · sha256 `{manifest['sha256']}`",
@@ -189,8 +195,10 @@ def render_card(
         f"```bash\nnlistress perturb {run['test']} -i {manifest['source']['path']} "
         f"-o {set_path} --seed {run['seed']}\n```",
         "## Counts",
-        f"| {rows['unit']}s | count |\n|---|---|\n| read | {rows['input']:,} |\n"
-        f"| kept | {rows['kept']:,} |" + (f"\n{drops}" if drops else ""),
+        markdown_table([f"{rows['unit']}s", "count"], [
+            ["read", f"{rows['input']:,}"], ["kept", f"{rows['kept']:,}"],
+            *([f"dropped: {why}", f"{n:,}"] for why, n in rows["dropped"].items()),
+        ]).rstrip("\n"),
         f"Rows in the set: {manifest['output_rows']:,} ({labels}).",
     ]
     filtered = sum(n for why, n in rows["dropped"].items() if why.startswith("filter: "))
@@ -207,7 +215,7 @@ def render_card(
         sections += ["## Notes", notes]
     sections += [
         "## Examples",
-        f"| label | premise | hypothesis |\n|---|---|---|\n{examples}",
+        examples.rstrip("\n"),
         "## Human validation",
         _review_section(review, set_path.name, manifest["sha256"],
                         f"reviews/{family}/{run['test']}/{manifest['dataset']}_{manifest['split']}.json"),
@@ -224,7 +232,7 @@ def render_card(
         f"- Source data: {dataset.get('citation', 'see the dataset homepage')}",
         f"- Test construction: {generator.cites}",
     ]
-    return "\n\n".join(sections) + "\n"
+    return front_matter(meta) + "\n\n".join(sections) + "\n"
 
 
 def write_card(

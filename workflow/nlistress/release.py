@@ -1,11 +1,16 @@
 """The release: every published set with its card and manifest, plus a catalogue.
 
-``data/release/`` is what users fetch with ``dvc pull release``: a copy of each
+``data/release/`` is what users fetch with ``dvc pull release`` and what a
+maintainer uploads as a Hugging Face dataset repository: a copy of each
 released set (Parquet, manifest, dataset card) under
-``<family>/<test>/<dataset>_<split>.*`` and a catalogue (JSON, CSV and
-Markdown) naming each set's paper, row count, sha256 and the licence of the
-data it was made from. DVC stores a file once per content hash, so the copies
-cost nothing in the cache or on the remote.
+``<family>/<test>/<dataset>_<split>.*``; ``README.md``, the Hub's dataset card,
+whose front matter makes ``datasets.load_dataset(folder, "<family>-<test>")``
+work (one config per test, one split per source split, typed features);
+``croissant.json`` (MLCommons Croissant metadata); and a catalogue (JSON, CSV and
+Markdown) naming each set's paper, mode, row count, measured label quality,
+settings hash, code version, sha256 and the licence of the data it was made
+from. DVC stores a file once per content hash, so the copies cost nothing in
+the cache or on the remote.
 
 Every check runs on the bytes that ship, after they are copied: the copy's
 sha256 must equal its manifest's, its Parquet row count and label counts must
@@ -18,6 +23,7 @@ card describe.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import shutil
@@ -26,12 +32,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .atomic import atomic_dir, sha256_file, write_json_atomic, write_text_atomic
+from .croissant import croissant
+from .dataset_card import FIELDS, config_name, features, front_matter, header, split_name
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, generator_class
+from .tables import markdown_table
 
 
 @dataclass(frozen=True)
@@ -44,10 +54,30 @@ class CatalogueEntry:
     dataset: str
     split: str
     paper: str
+    #: ``precise`` (the project's default construction) or ``paper`` (the authors' code)
+    mode: str
     rows: int
+    #: judged on this very build (sha256), else None: ``label_correct`` is None also for sets
+    #: whose rows carry no rule label to judge
+    label_correct: float | None
+    #: rows whose rule label was judged (swap sets also judge rows that carry no label)
+    label_judged: int | None
+    grammatical: float | None
+    judged_rows: int | None
+    #: the first 16 hex digits of the sha256 of the generator's settings (manifest ``params``)
+    settings_sha256: str
+    code_version: str
     sha256: str
     license: str
     path: str
+
+    @property
+    def config(self) -> str:
+        return config_name(self.family, self.test)
+
+    @property
+    def hub_split(self) -> str:
+        return split_name(self.dataset, self.split)
 
 
 def _card_path(set_path: Path) -> Path:
@@ -74,7 +104,27 @@ def _verify_shipped(set_path: Path, manifest: Mapping[str, Any], card: Path) -> 
     return digest
 
 
-def _entry(set_path: Path, params: Mapping[str, Any]) -> CatalogueEntry:
+def _reviews(paths: Sequence[str | Path]) -> dict[str, Mapping[str, Any]]:
+    """Review summaries by the sha256 of each set file they judged (a review covers the
+    exact bytes it judged: a rebuilt set is not covered)."""
+    by_digest: dict[str, Mapping[str, Any]] = {}
+    for path in paths:
+        try:
+            summary = json.loads(Path(path).read_text(encoding="utf-8"))
+            for judged in summary["sets"]:
+                by_digest[judged["sha256"]] = summary
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise DataError(path, f"not a review summary ({exc})") from None
+    return by_digest
+
+
+def _settings_hash(run: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(run, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _entry(
+    set_path: Path, params: Mapping[str, Any], reviews: Mapping[str, Mapping[str, Any]]
+) -> CatalogueEntry:
     """Check a set against its manifest and describe it for the catalogue."""
     for needed in (manifest_path(set_path), _card_path(set_path)):
         if not needed.exists():
@@ -92,37 +142,55 @@ def _entry(set_path: Path, params: Mapping[str, Any]) -> CatalogueEntry:
         )
     family, settings = find_test(params, test)
     source = (params.get("datasets") or {}).get(dataset) or {}
+    run = manifest["params"]
+    generator = generator_class(run.get("generator", settings["generator"]))
+    review = reviews.get(digest)
     return CatalogueEntry(
         name=f"{family}/{test}/{dataset}_{split}",
         family=family,
         test=test,
         dataset=dataset,
         split=split,
-        paper=generator_class(settings["generator"]).cites,
+        paper=generator.cites,
+        mode=str(run.get("mode", generator.mode)),
         rows=pq.ParquetFile(set_path).metadata.num_rows,
+        label_correct=review.get("label_correct_rate") if review else None,
+        label_judged=review.get("label_judged") if review else None,
+        grammatical=review.get("grammatical_rate") if review else None,
+        judged_rows=review.get("reviewed") if review else None,
+        settings_sha256=_settings_hash(run),
+        code_version=str(manifest.get("nlistress_version", "unknown")),
         sha256=digest,
         license=str(source.get("license") or "unknown"),
         path=f"{family}/{test}/{set_path.name}",
     )
 
 
+def _quality(entry: CatalogueEntry) -> str:
+    """Measured label quality as the catalogue and the card print it."""
+    if entry.judged_rows is None:
+        return "not judged"
+    label = ("no rule labels" if entry.label_correct is None
+             else f"label {entry.label_correct:.1%} of {entry.label_judged}")  # fmt: skip
+    return f"{label}, grammatical {entry.grammatical:.1%} (n = {entry.judged_rows})"
+
+
 def _markdown(entries: Sequence[CatalogueEntry]) -> str:
-    lines = [
+    rows = [[f"`{e.name}`", f"{e.rows:,}", e.mode, _quality(e), e.license, e.paper, f"`{e.sha256[:12]}…`"]
+            for e in entries]  # fmt: skip
+    return "\n".join([
         "# nlistress release catalogue",
         "",
-        "Every released test set, with the paper it reproduces and the licence of the data it "
-        "was generated from (a set inherits its source's licence). Each set's dataset card "
-        "(`*.card.md`) says how it was built; its manifest (`*.manifest.json`) counts every "
-        "row kept and dropped.",
+        "Every released test set, with the paper it reproduces, the mode that built it (`precise`: "
+        "the project's high-precision construction; `paper`: the authors' code), our measured label "
+        "quality on this very build, and the licence of the data it was generated from (a set "
+        "inherits its source's licence). Each set's dataset card (`*.card.md`) says how it was "
+        "built; its manifest (`*.manifest.json`) counts every row kept and dropped. "
+        "`catalogue.json` / `catalogue.csv` add the settings hash and the code version.",
         "",
-        "| set | rows | source licence | paper | sha256 |",
-        "|---|---:|---|---|---|",
-    ]
-    lines += [
-        f"| `{e.name}` | {e.rows:,} | {e.license} | {e.paper} | `{e.sha256[:12]}…` |"
-        for e in entries
-    ]
-    return "\n".join(lines) + "\n"
+        markdown_table(["set", "rows", "mode", "label quality (judged)", "source licence", "paper", "sha256"],
+                       rows, align="lrllll" + "l"),
+    ])  # fmt: skip
 
 
 def _csv(entries: Sequence[CatalogueEntry]) -> str:
@@ -134,19 +202,122 @@ def _csv(entries: Sequence[CatalogueEntry]) -> str:
     return out.getvalue()
 
 
+def _config_schemas(entries: Sequence[CatalogueEntry], folder: Path) -> dict[str, pa.Schema]:
+    """The Parquet schema of each config; its splits must share it, or `load_dataset` fails."""
+    schemas: dict[str, pa.Schema] = {}
+    for entry in entries:
+        schema = pq.read_schema(folder / entry.path).remove_metadata()
+        first = schemas.setdefault(entry.config, schema)
+        if not schema.equals(first):
+            raise DataError(folder / entry.path, f"its columns differ from the other sets of config "
+                            f"{entry.config!r}: a config's splits must share one schema")  # fmt: skip
+    return schemas
+
+
+def _expert_labels(entries: Sequence[CatalogueEntry], folder: Path) -> bool:
+    """Whether any released row carries a label a reviewer gave (``label_status`` ``annotated``)."""
+    for entry in entries:
+        if "label_status" in pq.read_schema(folder / entry.path).names:
+            statuses = pq.read_table(folder / entry.path, columns=["label_status"])["label_status"]
+            if "annotated" in statuses.unique().to_pylist():
+                return True
+    return False
+
+
+def _readme(entries: Sequence[CatalogueEntry], folder: Path, params: Mapping[str, Any]) -> str:
+    """The release's Hugging Face dataset card: front matter with configs and typed features,
+    then the Hub's card sections."""
+    settings = params.get("release") or {}
+    registry = params.get("datasets") or {}
+    sources = {e.dataset: registry.get(e.dataset) or {} for e in entries}
+    schemas = _config_schemas(entries, folder)
+    by_config: dict[str, list[CatalogueEntry]] = {}
+    for entry in entries:
+        by_config.setdefault(entry.config, []).append(entry)
+    configs = [{"config_name": name, "data_files": [{"split": e.hub_split, "path": e.path} for e in group]}
+               for name, group in by_config.items()]  # fmt: skip
+    infos = [{"config_name": name, "features": features(schemas[name], name),
+              "splits": [{"name": e.hub_split, "num_examples": e.rows} for e in group]}
+             for name, group in by_config.items()]  # fmt: skip
+    families = sorted({e.family for e in entries})
+    meta = header(
+        settings.get("title", "nlistress"), sources, sum(e.rows for e in entries),
+        tags=["nli", "robustness", "stress-test", *families], expert_labels=_expert_labels(entries, folder),
+        extra={"configs": configs, "dataset_info": infos},
+    )  # fmt: skip
+    first = entries[0]
+    columns = list(dict.fromkeys(f.name for schema in schemas.values() for f in schema))
+    types = {f.name: str(f.type) for schema in schemas.values() for f in schema}
+    judged = [e for e in entries if e.judged_rows is not None]
+    built = []
+    for name, group in by_config.items():
+        generator = generator_class(find_test(params, group[0].test)[1]["generator"])
+        cards = ", ".join(f"[{e.hub_split}]({e.path.removesuffix('.parquet')}.card.md)" for e in group)
+        built.append(f"- `{name}` ({group[0].paper}): {' '.join(generator.tests_for.split())} Cards: {cards}.")
+    citations = sorted({e.paper for e in entries}) + sorted(
+        f"{(sources[d].get('title') or d)}: {sources[d].get('citation', 'see its homepage')}" for d in sources
+    )  # fmt: skip
+    body = [
+        f"# {settings.get('title', 'nlistress')}",
+        "NLI robustness test sets rebuilt from the public datasets by "
+        "the nlistress pipeline: the stress tests of Naik et al. (2018), the "
+        "word-pair swaps of Sanchez et al. (2018) and the word-order permutations of Sinha et al. (2021). "
+        "Every row keeps the uid of the example it came from and exactly what was changed; every set has a "
+        "manifest counting each row kept and dropped and a card saying how it was built.",
+        "## Loading",
+        "One config per test, one split per source split:",
+        f"```python\nfrom datasets import load_dataset\n\nds = load_dataset(\"<this repository or folder>\", "
+        f"\"{first.config}\", split=\"{first.hub_split}\")\n```",
+        "## Sets",
+        markdown_table(
+            ["config", "split", "rows", "mode", "label quality (judged)", "source licence"],
+            [[f"`{e.config}`", f"`{e.hub_split}`", f"{e.rows:,}", e.mode, _quality(e), e.license] for e in entries],
+            align="llrlll",
+        ).rstrip("\n"),
+        "`mode`: `precise` is the project's high-precision construction (a rule sets a label only where "
+        "it is certain); `paper` rebuilds the authors' released code, errors included.",
+        "## Fields",
+        markdown_table(["column", "type", "meaning"],
+                       [[f"`{c}`", types[c], FIELDS.get(c, "")] for c in columns]).rstrip("\n"),
+        "## How the sets were built",
+        "\n".join(built),
+        "## Measured label quality",
+        ("Rows drawn at random (stratified by label) and judged one by one, blind to the rule that made "
+         "them, for label correctness and grammaticality; the review files are in the project's `reviews/` "
+         "folder and cover exactly the bytes released here (by sha256). "
+         + (f"Judged: {', '.join(f'`{e.name}`' for e in judged)}; the other sets are not judged yet."
+            if judged else "No released set has been judged yet.")),
+        "## Licences",
+        "A set inherits the licence of the data it was made from:\n\n" + "\n".join(
+            f"- {sources[d].get('title', d)} ({sources[d].get('homepage', 'no homepage recorded')}): "
+            f"{sources[d].get('license', 'unknown')}" for d in sources),
+        "## Citations",
+        "\n".join(f"- {c}" for c in citations),
+    ]  # fmt: skip
+    return front_matter(meta) + "\n\n".join(body) + "\n"
+
+
 def build_release(
-    sets: Sequence[str | Path], output: str | Path, params: Mapping[str, Any]
+    sets: Sequence[str | Path],
+    output: str | Path,
+    params: Mapping[str, Any],
+    reviews: Sequence[str | Path] = (),
 ) -> list[CatalogueEntry]:
-    """Copy ``sets`` (with manifests and cards) into ``output`` and write the catalogue.
+    """Copy ``sets`` (with manifests and cards) into ``output`` and write the dataset card,
+    the Croissant metadata and the catalogue. ``reviews``: review summaries (``reviews/``)
+    whose judged rates the catalogue reports for the exact set files they judged.
 
     The folder is replaced as a whole, so a release never mixes old and new sets.
     """
-    checked = sorted(((_entry(Path(s), params), Path(s)) for s in sets), key=lambda x: x[0].name)
+    judged = _reviews(reviews)
+    checked = sorted(((_entry(Path(s), params, judged), Path(s)) for s in sets), key=lambda x: x[0].name)
     entries = [entry for entry, _ in checked]
     names = [e.name for e in entries]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise DataError(Path(output), f"released twice under one name: {', '.join(duplicates)}")
+    if not entries:
+        raise DataError(Path(output), "nothing to release: give at least one set")
     with atomic_dir(output) as folder:
         for entry, set_path in checked:
             target = folder / entry.path
@@ -156,8 +327,10 @@ def build_release(
             shipped = json.loads(manifest_path(target).read_text(encoding="utf-8"))
             if _verify_shipped(target, shipped, _card_path(target)) != entry.sha256:
                 raise DataError(set_path, "changed while the release was being made: release again")
-        catalogue = [asdict(e) for e in entries]
+        catalogue = [{**asdict(e), "config": e.config, "hub_split": e.hub_split} for e in entries]
         write_json_atomic(folder / "catalogue.json", {"count": len(catalogue), "sets": catalogue})
         write_text_atomic(folder / "catalogue.csv", _csv(entries))
         write_text_atomic(folder / "CATALOGUE.md", _markdown(entries))
+        write_text_atomic(folder / "README.md", _readme(entries, folder, params))
+        write_json_atomic(folder / "croissant.json", croissant(entries, folder, params))
     return entries

@@ -1,7 +1,7 @@
 """Tables in the three forms the papers' results are written in: Markdown, CSV and LaTeX.
 
-Every results table (permutation metrics, swap statistics, scores, baselines)
-goes through these writers, so numbers are formatted one way everywhere:
+Every table (results, cards, the release catalogue, the report) goes through
+these writers, so numbers are formatted one way everywhere:
 CSV keeps more digits for machines, Markdown and LaTeX the digits a reader
 compares with the paper.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -40,13 +41,29 @@ def csv_table(header: Sequence[str], rows: Iterable[Sequence[Any]], digits: int)
     return buffer.getvalue()
 
 
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]], digits: int) -> str:
-    """A GitHub Markdown table; missing values read ``n/a``."""
-    def cell(v: Any) -> str:
-        return fmt_cell(v, digits, "n/a").replace("|", r"\|")
+def md_cell(value: Any, digits: int = 2, empty: str = "n/a") -> str:
+    """``value`` as the text of one Markdown table cell.
 
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    A ``|`` would end the cell and a line break the row, so a premise holding
+    either would break the table: ``|`` is escaped and line breaks become spaces.
+    """
+    return re.sub(r"\s*[\r\n]+\s*", " ", fmt_cell(value, digits, empty).replace("|", r"\|"))
+
+
+def markdown_table(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    digits: int = 2,
+    align: str | None = None,
+) -> str:
+    """A GitHub Markdown table, every cell through :func:`md_cell`; missing values read ``n/a``.
+
+    ``align`` has one letter per column, ``l`` or ``r`` (default: all left).
+    """
+    rule = {"l": "---", "r": "---:"}
+    marks = [rule[a] for a in (align or "l" * len(header))]
+    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "|".join(marks) + "|"]
+    lines += ["| " + " | ".join(md_cell(v, digits) for v in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..tables import markdown_table
+
 
 def _gains(audit: Mapping[str, Any]) -> list[tuple[str, float]]:
     """(method, points above the majority class) of each hypothesis-only figure measured."""
@@ -38,19 +40,16 @@ def _verdict(audit: Mapping[str, Any]) -> str:
     )
 
 
-def _model_row(audit: Mapping[str, Any]) -> str:
+def _model_row(audit: Mapping[str, Any]) -> list[str]:
     """The table row of the registry's hypothesis-only model: its accuracy, or why there is none."""
     model = audit.get("hypothesis_only_model")
     if model is None:
-        return (
-            f"| hypothesis only, trained model | not measured: no hypothesis-only model is trained "
-            f"for {audit.get('dataset', 'this dataset')} (artifacts.hypothesis_only_model, "
-            "artifacts.baselines) |"
-        )
+        return ["hypothesis only, trained model", "not measured: no hypothesis-only model is trained "
+                f"for {audit.get('dataset', 'this dataset')} (artifacts.hypothesis_only_model, artifacts.baselines)"]
     what = f"hypothesis only, {model['model']} trained on `{model['train']}`"
     if model.get("accuracy") is None:
-        return f"| {what} | not measured: {model['why_not']} |"
-    return f"| {what} | {model['accuracy']:.1%} (majority of those rows {model['majority']['accuracy']:.1%}) |"
+        return [what, f"not measured: {model['why_not']}"]
+    return [what, f"{model['accuracy']:.1%} (majority of those rows {model['majority']['accuracy']:.1%})"]
 
 
 def audit_section(audit: Mapping[str, Any], permuted: bool = False) -> str:
@@ -67,11 +66,11 @@ def audit_section(audit: Mapping[str, Any], permuted: bool = False) -> str:
     lines = [
         f"{rows['kept']:,} of {rows['input']:,} rows audited (left out: {dropped}).",
         "",
-        "| measure | accuracy |",
-        "|---|---|",
-        f"| majority class ({audit['majority']['label']}) | {audit['majority']['accuracy']:.1%} |",
-        f"| hypothesis only, bag-of-words proxy | {accuracy} |",
-        _model_row(audit),
+        markdown_table(["measure", "accuracy"], [
+            [f"majority class ({audit['majority']['label']})", f"{audit['majority']['accuracy']:.1%}"],
+            ["hypothesis only, bag-of-words proxy", accuracy],
+            _model_row(audit),
+        ]).rstrip("\n"),
         "",
         _verdict(audit),
         "",
@@ -87,10 +86,10 @@ def audit_section(audit: Mapping[str, Any], permuted: bool = False) -> str:
         f"{words['min_frequency']} hypotheses, by frequency; share of the label's hypotheses "
         "containing one):",
         "",
-        "| label | covered | words (p, freq) |",
-        "|---|---|---|",
+        markdown_table(["label", "covered", "words (p, freq)"], [
+            [label, f"{words['covered_share'].get(label, 0.0):.1%}",
+             ", ".join(f"{w['word']} ({w['p']:.2f}, {w['freq']})" for w in top) or "none"]
+            for label, top in words["top"].items()
+        ]).rstrip("\n"),
     ]
-    for label, top in words["top"].items():
-        listed = ", ".join(f"{w['word']} ({w['p']:.2f}, {w['freq']})" for w in top) or "none"
-        lines.append(f"| {label} | {words['covered_share'].get(label, 0.0):.1%} | {listed} |")
     return "\n".join(lines)

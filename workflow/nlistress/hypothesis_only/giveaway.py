@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..atomic import sha256_file, write_json_atomic, write_text_atomic
+from ..tables import markdown_table
 from .labelled import read_labelled
 from .settings import ArtifactSettings
 from .words import Occurrences, hypothesis_words, label_counts, row_max
@@ -125,8 +126,8 @@ def top_words_markdown(top: dict[str, list[dict[str, Any]]], title: str, setting
         f"lowercase {str(settings['lowercase']).lower()}.",
     ]
     for label, words in top.items():
-        rows = "\n".join(f"| {w['word']} | {w['p']:.2f} | {w['freq']} |" for w in words)
-        parts += [f"## {label}", "| Word | Score | Freq |\n|---|---|---|" + (f"\n{rows}" if rows else "")]
+        rows = [[w["word"], f"{w['p']:.2f}", w["freq"]] for w in words]
+        parts += [f"## {label}", markdown_table(["Word", "Score", "Freq"], rows).rstrip("\n")]
         if not words:
             parts.append("(no word passes the thresholds)")
     return "\n\n".join(parts) + "\n"

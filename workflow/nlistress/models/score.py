@@ -30,6 +30,7 @@ from ..errors import DataError
 from ..labels import LABELS
 from ..parquet_io import open_parquet
 from ..predictions import read_predictions
+from ..tables import markdown_table
 
 NEUTRAL = LABELS.index("neutral")
 
@@ -137,12 +138,7 @@ def write_scores(
         } for r in results})  # fmt: skip
         written_metrics.append(metrics_path)
     short = [label[0].upper() for label in LABELS]
-    lines = [
-        f"# {model}",
-        "",
-        "| set | rows | accuracy (%) | false neutral (% of errors) | confusion (gold→predicted) |",
-        "|---|---:|---:|---:|---|",
-    ]
+    table = []
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     cells = [f"{g}_{p}" for g in LABELS for p in LABELS]
@@ -151,11 +147,11 @@ def write_scores(
         matrix = r["confusion"]["rows_gold_columns_predicted"]
         text = " ".join(f"{short[g]}→{short[p]} {matrix[g][p]}"
                         for g in range(len(LABELS)) for p in range(len(LABELS)))  # fmt: skip
-        lines.append(f"| {r['set']} | {r['rows']['scored']} | {_pct(r['accuracy'])} | "
-                     f"{_pct(r['false_neutral_share'])} | {text} |")  # fmt: skip
+        table.append([r["set"], r["rows"]["scored"], _pct(r["accuracy"]), _pct(r["false_neutral_share"]), text])
         writer.writerow([model, r["set"], r["rows"]["scored"], r["accuracy"], r["errors"],
                          r["false_neutral_share"], *(v for row in matrix for v in row)])  # fmt: skip
     md, csv_path = output.with_suffix(".md"), output.with_suffix(".csv")
-    write_text_atomic(md, "\n".join(lines) + "\n")
+    header = ["set", "rows", "accuracy (%)", "false neutral (% of errors)", "confusion (gold→predicted)"]
+    write_text_atomic(md, f"# {model}\n\n" + markdown_table(header, table, align="lrrrl"))
     write_text_atomic(csv_path, buffer.getvalue())
     return [output, md, csv_path, *written_metrics]

@@ -72,7 +72,7 @@ def cmd_import_review(args: argparse.Namespace) -> None:
 def cmd_release(args: argparse.Namespace) -> None:
     from ..release import build_release
 
-    entries = build_release(args.sets, args.output, params_from_args(args))
+    entries = build_release(args.sets, args.output, params_from_args(args), args.reviews)
     rows = sum(e.rows for e in entries)
     log.info("released %d sets (%s rows) -> %s", len(entries), f"{rows:,}", args.output)
 
@@ -171,12 +171,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "release",
-        help="assemble released sets with their cards and manifests, and a catalogue",
+        help="assemble released sets with their cards and manifests, a Hugging Face dataset card, "
+        "Croissant metadata and a catalogue",
         description="Check each set's sha256 against its manifest, copy set, manifest and card "
-        "into OUTPUT/<family>/<test>/ and write catalogue.json, catalogue.csv and CATALOGUE.md "
-        "(paper, rows, sha256, source licence). OUTPUT is replaced as a whole.",
+        "into OUTPUT/<family>/<test>/ and write README.md (a Hugging Face dataset card: "
+        "`load_dataset(OUTPUT, '<family>-<test>')` reads it), croissant.json, and catalogue.json, "
+        "catalogue.csv and CATALOGUE.md (paper, mode, rows, judged label quality, settings hash, "
+        "code version, sha256, source licence). OUTPUT is replaced as a whole.",
     )
     p.add_argument("sets", nargs="+", type=Path, help="set Parquet files (data/sets/...)")
+    p.add_argument("--reviews", nargs="*", type=Path, default=[], metavar="JSON",
+                   help="review summaries (reviews/...): their rates are reported for the set "
+                   "files they judged (matched by sha256)")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="release folder")
     add_params_options(p)
     p.set_defaults(func=cmd_release)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import write_text_atomic
-from ..tables import csv_table, latex_table, markdown_table, tex_escape
+from ..tables import csv_table, latex_table, markdown_table, md_cell, tex_escape
 from .ours import Found, Lookup, Missing, OurResults
 from .papers import Paper, PaperTable
 
@@ -82,10 +82,6 @@ def _modes(cells: Iterable[Cell]) -> str:
     return " and ".join(names.get(m, m) for m in modes)
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", r"\|")
-
-
 def _reasons(cells: Sequence[Cell]) -> list[str]:
     """Bullet lines: each reason for an empty cell once, with its rows and the items it covers."""
     grouped: dict[str, list[Cell]] = defaultdict(list)
@@ -98,12 +94,12 @@ def _reasons(cells: Sequence[Cell]) -> list[str]:
         items = list(dict.fromkeys(c.ours.what for c in group if c.ours.what))  # type: ignore[union-attr]
         shown = ", ".join(rows[:8]) + (f" and {len(rows) - 8} more" if len(rows) > 8 else "")
         listed = f": {', '.join(items)}" if items else ""
-        lines.append(f"- {_escape(shown)}: {reason}{listed} ({len(group)} cell{'s' if len(group) > 1 else ''})")
+        lines.append(f"- {md_cell(shown)}: {reason}{listed} ({len(group)} cell{'s' if len(group) > 1 else ''})")
     return lines
 
 
 def _words_section(table: PaperTable, cells: Sequence[Cell]) -> list[str]:
-    lines = ["| list | the paper's words | ours | in both |", "|---|---|---|---|"]
+    rows = []
     for cell in cells:
         row = table.rows[cell.row]
         name = f"{row.link.get('dataset', '')} {row.label}".strip()
@@ -111,21 +107,24 @@ def _words_section(table: PaperTable, cells: Sequence[Cell]) -> list[str]:
         if isinstance(cell.ours, Found):
             mine = list(cell.ours.value)
             both = [w for w in paper_words if w in set(mine)]
-            lines.append(f"| {name} | {', '.join(paper_words)} | {', '.join(mine) or 'none'} "
-                         f"| {len(both)} of {len(paper_words)}: {', '.join(both) or 'none'} |")  # fmt: skip
+            rows.append([name, ", ".join(paper_words), ", ".join(mine) or "none",
+                         f"{len(both)} of {len(paper_words)}: {', '.join(both) or 'none'}"])  # fmt: skip
         else:
-            lines.append(f"| {name} | {', '.join(paper_words)} | n/a | n/a |")
-    return lines
+            rows.append([name, ", ".join(paper_words), "n/a", "n/a"])
+    return _lines(markdown_table(["list", "the paper's words", "ours", "in both"], rows))
 
 
 def _grid(table: PaperTable, cells: Sequence[Cell]) -> list[str]:
     by_position = {(c.row, c.column): c for c in cells}
-    header = ["", *(_escape(c.label) for c in table.columns)]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for r, row in enumerate(table.rows):
-        texts = [_cell_text(by_position[r, c]) for c in range(len(table.columns))]
-        lines.append(f"| {_escape(row.label)} | " + " | ".join(texts) + " |")
-    return lines
+    header = ["", *(c.label for c in table.columns)]
+    rows = [[row.label, *(_cell_text(by_position[r, c]) for c in range(len(table.columns)))]
+            for r, row in enumerate(table.rows)]  # fmt: skip
+    return _lines(markdown_table(header, rows))
+
+
+def _lines(table: str) -> list[str]:
+    """A table's text as the list of lines the sections are assembled from."""
+    return table.rstrip("\n").split("\n")
 
 
 def _filled(cells: Iterable[Cell]) -> int:
@@ -154,7 +153,7 @@ def table_section(table: PaperTable, cells: Sequence[Cell]) -> list[str]:
     if table.notes:
         notes = " ".join(str(table.notes).split())
         lines += ["", "<details><summary>How the paper's numbers were read</summary>", "",
-                  _escape(notes), "", "</details>"]  # fmt: skip
+                  md_cell(notes), "", "</details>"]  # fmt: skip
     return [*lines, ""]
 
 
@@ -215,13 +214,10 @@ def paper_section(paper: Paper, ours: OurResults) -> tuple[list[str], list[Cell]
 
 
 def summary(papers: Sequence[Paper], cells: dict[str, list[Cell]]) -> list[str]:
-    lines = ["| paper | tables | compared | printed cells of those | filled with ours |",
-             "|---|---|---|---|---|"]  # fmt: skip
-    for paper in papers:
-        mine = cells[paper.id]
-        lines.append(f"| {paper.id} | {len(paper.tables)} | {sum(t.comparable for t in paper.tables)} "
-                     f"| {_printed(mine)} | {_filled(mine)} |")  # fmt: skip
-    return lines
+    header = ["paper", "tables", "compared", "printed cells of those", "filled with ours"]
+    rows = [[paper.id, len(paper.tables), sum(t.comparable for t in paper.tables),
+             _printed(cells[paper.id]), _filled(cells[paper.id])] for paper in papers]  # fmt: skip
+    return _lines(markdown_table(header, rows))
 
 
 def write_report(papers: Sequence[Paper], ours: OurResults, output: Path, config_note: str) -> list[Path]:
