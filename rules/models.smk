@@ -68,7 +68,10 @@ rule score:
         csv="results/scores/{model}/{variant}.csv",
         metrics="results/metrics/{model}/{variant}.json",
     params:
-        config=lambda w: config_json(permute={"metrics": config.get("permute", {}).get("metrics", {})}),
+        config=lambda w: config_json(
+            permute={"metrics": config.get("permute", {}).get("metrics", {})},
+            models={"score": MODELS.get("score", {})},
+        ),
         pairs=lambda w: [word for s, p in evaluation_pairs(w) for word in ("--set", s, "--predictions", p)],
         run=lambda w: f"{w.model}/{w.variant}",
     threads: 1
@@ -77,7 +80,7 @@ rule score:
     log:
         "logs/models/score/{model}/{variant}.log",
     shell:
-        "nlistress score --model {params.run:q} {params.pairs:q}"
+        "nlistress score --strict --model {params.run:q} {params.pairs:q}"
         " -o {output.json:q} --metrics {output.metrics:q} --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 

@@ -336,11 +336,12 @@ def test_bad_sets_and_predictions_get_one_line_errors(tmp_path, capsys) -> None:
     preds = tmp_path / "preds.jsonl"
     preds.write_text("".join(f'{{"uid": "{u}", "prediction": "neutral"}}\n' for u in ("a", "b", "zzz")),
                      encoding="utf-8")  # fmt: skip
-    score = ["score", "--model", "m", "--set", str(good), "--predictions", str(preds), "-o", str(tmp_path / "s.json")]
+    score = ["score", "--strict", "--model", "m", "--set", str(good), "--predictions", str(preds),
+             "-o", str(tmp_path / "s.json")]  # fmt: skip
     assert "1 predictions for uids not in" in _one_line_error(capsys, [*score, *params])
     truncated = tmp_path / "truncated.parquet"
     truncated.write_bytes(good.read_bytes()[:-40])
-    score[4] = str(truncated)
+    score[score.index("--set") + 1] = str(truncated)
     assert "not a readable Parquet file" in _one_line_error(capsys, [*score, *params])
     pq.write_table(pa.table({**rows, "label": [0, 2]}), truncated)
     assert "must hold label names" in _one_line_error(capsys, [*score, *params])

@@ -119,7 +119,7 @@ def test_bad_input(cli: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     # predictions that miss uids of the set
     partial = tmp_path / "partial.parquet"
     pq.write_table(pq.read_table(cli["preds"]).slice(0, 9000), partial)
-    _fails(capsys, ["score", "--model", "cbow", "--set", str(cli["test"]), "--predictions",
+    _fails(capsys, ["score", "--strict", "--model", "cbow", "--set", str(cli["test"]), "--predictions",
                     str(partial), "-o", str(tmp_path / "s.json"), *common],
            "partial.parquet", "no prediction for 824")  # fmt: skip
     assert not (tmp_path / "s.json").exists()

@@ -64,21 +64,27 @@ def cmd_score(args: argparse.Namespace) -> None:
     from ..atomic import sha256_file
     from ..predictions import prob_tolerance
     from .data import as_parquet_set
-    from .score import score_set, write_scores
+    from .score import ScoreSettings, score_set, write_scores
 
     params = params_from_args(args)
     tolerance = prob_tolerance(params)
+    settings = ScoreSettings.from_params(params)
     sets, predictions = args.set or [], args.predictions or []
     if not sets or len(sets) != len(predictions):
         raise ConfigError("score: give one --predictions per --set, in the same order")
     results = []
     for set_path, prediction_path in zip(sets, predictions, strict=True):
         with as_parquet_set(set_path, params) as (parquet, read):
-            result = score_set(parquet, prediction_path, tolerance)
+            result = score_set(parquet, prediction_path, tolerance, settings, args.strict)
         if read is not None:  # a .jsonl: record the user's file, and the rows reading it dropped
             result.update(set_path=str(set_path), set_sha256=sha256_file(set_path))
             result["rows"]["read"] = read.as_dict()
         results.append(result)
+        rows = result["rows"]
+        if rows["unscored"]["no prediction"] or rows["extra_predictions"]:
+            log.warning("%s: %d labelled rows without a prediction (not scored), %d predictions for "
+                        "uids not in the set (ignored); --strict makes either an error", set_path,
+                        rows["unscored"]["no prediction"], rows["extra_predictions"])  # fmt: skip
     for path in write_scores(args.model, results, args.output, args.metrics):
         log.info("wrote %s", path)
 
@@ -122,16 +128,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "score",
-        help="accuracy, confusion matrix and false-neutral share per set (JSON, Markdown, CSV)",
+        help="accuracy with its bootstrap interval, confusion matrix, false-neutral share and "
+        "breakdowns per set (JSON, Markdown, CSV)",
         description="Score predictions (from `nlistress predict`, or your own JSON lines with uid "
-        "and prediction) against the gold labels of each set: accuracy, confusion matrix and the "
-        "share of errors predicted neutral (Naik et al. Table 4). Writes OUT.json, OUT.md, OUT.csv.",
+        "and prediction) against the gold labels of each set: accuracy with a bootstrap "
+        "confidence interval (models.score), confusion matrix, the share of errors predicted "
+        "neutral (Naik et al. Table 4), and accuracy per genre / category / experiment where the "
+        "set has those columns. Rows without a prediction and predictions for uids not in the "
+        "set are counted and reported (--strict: an error). Writes OUT.json, OUT.md, OUT.csv.",
     )
     p.add_argument("--model", required=True, help="model name for the tables")
     p.add_argument("--set", type=Path, action="append", help="a set (.parquet); repeat")
     p.add_argument("--predictions", type=Path, action="append",
                    help="predictions on the --set at the same position (.parquet or .jsonl)")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="scores .json (plus .md, .csv)")
+    p.add_argument("--strict", action="store_true",
+                   help="a labelled row without a prediction, or a prediction for a uid not in the "
+                   "set, is an error (the pipeline's setting)")  # fmt: skip
     p.add_argument("--metrics", type=Path,
                    help="also write accuracy, false-neutral share and rows per set alone (for `dvc metrics`)")  # fmt: skip
     add_params_options(p)
