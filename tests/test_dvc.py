@@ -313,6 +313,12 @@ def test_pull_release_restores_only_the_released_sets(built, env, http_remote, t
     card = yaml.safe_load((project / "data/release/README.md").read_text().split("\n---\n", 1)[0][4:])
     assert card["language"] == ["en", "zh"] and card["multilinguality"] == ["multilingual"]
     assert "data/release/croissant.json" in released
+    # The release reports a committed review's rates for exactly the set files it judged.
+    judged = {s["sha256"] for path in (ROOT / "reviews").rglob("*.json")
+              for s in json.loads(path.read_text(encoding="utf-8"))["sets"]}  # fmt: skip
+    assert any(e["sha256"] in judged for e in catalogue["sets"])  # the hypernym_in_situ set
+    for entry in catalogue["sets"]:
+        assert (entry["judged_rows"] is not None) == (entry["sha256"] in judged), entry["name"]
     for remote in (str(project / ".dvc-remote"), http_remote):
         clone = _clone(env, project, tmp_path / f"clone{len(remote)}")
         env.dvc("remote", "add", "-d", "--local", "release", remote, cwd=clone)
