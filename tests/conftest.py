@@ -1,4 +1,4 @@
-"""Shared pytest fixtures, and the order test files are handed to the two workers.
+"""Shared pytest fixtures.
 
 ``_require_shared_data``: most tests read the real datasets in ../shared/data.
 
@@ -18,21 +18,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from .support import SHARED_DATA
-
-#: The longest files (each takes minutes: the small profile's whole DAG, the DVC project),
-#: started first so that neither is left running alone while the other worker idles.
-LONGEST_FIRST = ("test_snakemake.py", "test_dvc.py", "test_slurm.py", "test_models.py")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest files first, every file's tests in their written order (a stable sort: some
-    files build on their earlier tests). With `--no-loadscope-reorder` (pyproject addopts)
-    the two workers take files in this order."""
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-
-    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True, scope="session")
