@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..atomic import sha256_file, write_json_atomic, write_text_atomic
-from ..errors import ConfigError, DataError
+from ..errors import DataError
 from ..labels import LABELS
 from ..parquet_io import open_parquet
 from ..predictions import read_predictions
@@ -61,17 +61,10 @@ class ScoreSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> ScoreSettings:
+        """``models.score`` of params the schema has checked (keys, types and ranges:
+        schemas/params.schema.yaml), so nothing is checked twice here."""
         section = dict(((params.get("models") or {}).get("score")) or {})
-        unknown = sorted(set(section) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise ConfigError(f"models.score: unknown setting(s) {', '.join(unknown)}")
-        settings = cls(**{**section, "breakdown": tuple(section.get("breakdown", cls.breakdown))})
-        if not 0 < settings.confidence < 1:
-            raise ConfigError(f"models.score.confidence: expected a number between 0 and 1, "
-                              f"got {settings.confidence!r}")  # fmt: skip
-        if settings.bootstrap_samples < 0:
-            raise ConfigError("models.score.bootstrap_samples: expected 0 (no intervals) or more")
-        return settings
+        return cls(**{**section, "breakdown": tuple(section.get("breakdown", cls.breakdown))})
 
 
 def bootstrap_interval(
