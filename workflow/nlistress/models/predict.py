@@ -163,8 +163,29 @@ def read_model_config(model_dir: Path) -> dict[str, Any]:
     return config
 
 
+def is_checkpoint_folder(model_dir: Path) -> bool:
+    """Whether ``model_dir`` is a Hugging Face checkpoint of your own (its ``config.json``
+    names a ``model_type``), not a model directory ``nlistress train`` wrote."""
+    try:
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return False
+    return isinstance(config, dict) and "model_type" in config and "kind" not in config
+
+
 def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.device) -> Predictor:
-    """The predictor of ``model_dir``; ``settings`` are ``models.predict`` (batch size, precision)."""
+    """The predictor of ``model_dir``; ``settings`` are ``models.predict`` (batch size, precision).
+
+    ``model_dir`` may also be a local sequence-classification checkpoint (e.g. one fine-tuned
+    on MNLI): its head's label names are matched to ours regardless of case
+    (``CONTRADICTION`` -> ``contradiction``), and it reads
+    ``models.predict.checkpoint_max_length`` tokens of each pair.
+    """
+    if is_checkpoint_folder(model_dir):
+        from .transformer import TransformerPredictor
+
+        own = {"hypothesis_only": False, "max_length": settings.get("checkpoint_max_length", 128), **settings}
+        return TransformerPredictor.load(model_dir, own, device, LABELS, folder=model_dir)
     config = read_model_config(model_dir)
     if config["kind"] == "encoder":
         return EncoderPredictor.load(model_dir, config, settings, device)

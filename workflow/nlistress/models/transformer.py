@@ -482,15 +482,16 @@ class TransformerPredictor:
 
     @classmethod
     def load(cls, model_dir: Path, settings: Mapping[str, Any], device: torch.device,
-             labels: Sequence[str] = LABELS) -> TransformerPredictor:  # fmt: skip
-        """Load ``model_dir / "hf"`` (safetensors only, no network, no checkpoint code).
+             labels: Sequence[str] = LABELS, folder: Path | None = None) -> TransformerPredictor:  # fmt: skip
+        """Load ``model_dir / "hf"`` (safetensors only, no network, no checkpoint code), or
+        ``folder`` itself: a sequence-classification checkpoint of your own.
 
         ``labels`` is the model's label set (its ``config.json``'s); the head is mapped onto it by name.
         """
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         spec = InferenceSettings.from_mapping(settings)
-        folder = Path(model_dir) / HF_DIR
+        folder = Path(folder) if folder is not None else Path(model_dir) / HF_DIR
         if not (folder / "config.json").is_file():
             raise ConfigError(f"{folder}: no fine-tuned transformer here (train the model first)")
         options = {"local_files_only": True, "trust_remote_code": False}
