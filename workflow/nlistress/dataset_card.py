@@ -117,8 +117,7 @@ def front_matter(fields: Mapping[str, Any]) -> str:
 
 def split_name(dataset: str, split: str) -> str:
     """The Hub split of a set made from ``dataset``/``split`` (``\\w+`` only)."""
-    name = re.sub(r"\W", "_", f"{dataset}_{split}")
-    return name
+    return re.sub(r"\W", "_", f"{dataset}_{split}")
 
 
 #: what each set column holds, for the release card's "Fields" section

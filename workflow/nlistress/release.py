@@ -189,7 +189,7 @@ def _markdown(entries: Sequence[CatalogueEntry]) -> str:
         "`catalogue.json` / `catalogue.csv` add the settings hash and the code version.",
         "",
         markdown_table(["set", "rows", "mode", "label quality (judged)", "source licence", "paper", "sha256"],
-                       rows, align="lrllll" + "l"),
+                       rows, align="lrlllll"),
     ])  # fmt: skip
 
 
