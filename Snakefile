@@ -38,6 +38,7 @@ include: "rules/models.smk"
 include: "rules/artifacts.smk"
 include: "rules/release.smk"
 include: "rules/tables.smk"
+include: "rules/evaluate.smk"
 
 
 rule all:

@@ -23,15 +23,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import torch
 
-from nlistress.canonical import prepare
-from nlistress.config import DatasetSpec, PrepareSettings, load_params
+from nlistress.labels import LABELS
 from nlistress.models.checkpoints import resolve_checkpoint
 from nlistress.models.transformer import InferenceSettings, TransformerPredictor
-from nlistress.perturb.base import LABELS
-from nlistress.perturb.runner import build_set
 
 ROOT = Path(__file__).resolve().parents[1]
 MNLI = ROOT / ".." / "shared" / "data" / "mnli" / "multinli_1.0_dev_matched.jsonl"
@@ -41,20 +39,33 @@ LARGE = {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16
          "intermediate_size": 4096, "max_position_embeddings": 514, "type_vocab_size": 2}  # fmt: skip
 
 
-def permuted_pairs(rows: int) -> tuple[list[str], list[str]]:
-    """``rows`` premise/hypothesis pairs from the real permuted MNLI dev-matched set, cycled."""
+def permuted_pairs(rows: int, pairs: Path | None = None) -> tuple[list[str], list[str]]:
+    """``rows`` premise/hypothesis pairs from the real permuted MNLI dev-matched set, cycled.
+
+    ``pairs``: that set already built (e.g. ``data/sets/permute/permute/mnli_dev_matched.parquet``
+    copied to a GPU machine that lacks spaCy and the shared files); else it is built here.
+    """
+    if pairs is not None:
+        table = pq.read_table(pairs, columns=["premise", "hypothesis"])
+    else:
+        table = _build_permuted()
+    take = np.arange(rows) % table.num_rows
+    return (table.column("premise").take(take).to_pylist(),
+            table.column("hypothesis").take(take).to_pylist())  # fmt: skip
+
+
+def _build_permuted() -> pa.Table:
+    from nlistress.canonical import prepare
+    from nlistress.config import DatasetSpec, PrepareSettings, load_params
+    from nlistress.perturb.runner import build_set
+
     params = load_params([ROOT / "params.yaml", ROOT / "tests" / "shared.yaml"])
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "mnli_dev_matched.parquet"
         prepare(DatasetSpec.from_params(params, "mnli"), "dev_matched", source, PrepareSettings(),
                 source_path=MNLI)  # fmt: skip
         build_set("permute", source, Path(tmp) / "permute.parquet", params)
-        table = pq.read_table(Path(tmp) / "permute.parquet", columns=["premise", "hypothesis"])
-    take = np.arange(rows) % table.num_rows
-    return (table.column("premise").take(take).to_pylist(),
-            table.column("hypothesis").take(take).to_pylist())  # fmt: skip
-
-
+        return pq.read_table(Path(tmp) / "permute.parquet", columns=["premise", "hypothesis"])
 def large_predictor(checkpoint: str | None, batch_size: int, max_length: int,
                     device: torch.device) -> TransformerPredictor:  # fmt: skip
     """A predictor over ``checkpoint`` with a fresh 3-way head, or a random RoBERTa-large (None)."""
@@ -87,13 +98,13 @@ def large_predictor(checkpoint: str | None, batch_size: int, max_length: int,
 
 def gpu_inference_benchmark(checkpoint: str | None = "roberta-large", rows: int = 1_000_000,
                             batch_size: int = 512, chunk_rows: int = 65_536,
-                            max_length: int = 128) -> dict[str, float] | None:  # fmt: skip
+                            max_length: int = 128, pairs: Path | None = None) -> dict[str, float] | None:  # fmt: skip
     """Time ``rows`` permuted pairs through a large model on CUDA; None (after "no GPU") without one."""
     if not torch.cuda.is_available():
         print("transformer inference: no GPU, skipped (target: 1,000,000 pairs in < 300 s on one H100)")
         return None
     device = torch.device("cuda")
-    premises, hypotheses = permuted_pairs(rows)
+    premises, hypotheses = permuted_pairs(rows, pairs)
     predictor = large_predictor(checkpoint, batch_size, max_length, device)
     predictor.predict_proba(premises[:batch_size], hypotheses[:batch_size])  # warm-up (kernels, allocator)
     torch.cuda.synchronize()
@@ -119,9 +130,10 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--chunk-rows", type=int, default=65_536)
     parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--pairs", type=Path, help="the permuted set, already built (Parquet)")
     args = parser.parse_args()
     gpu_inference_benchmark(None if args.random_large else args.checkpoint, args.rows,
-                            args.batch_size, args.chunk_rows, args.max_length)  # fmt: skip
+                            args.batch_size, args.chunk_rows, args.max_length, args.pairs)  # fmt: skip
 
 
 if __name__ == "__main__":

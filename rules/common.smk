@@ -406,6 +406,17 @@ def swap_runs():
     ]
 
 
+def evaluated_sets_and_predictions(w):
+    """(set, predictions) of every models.evaluate set of a family (canonical splits excluded:
+    `nlistress evaluate` adds each set's original split itself)."""
+    return [(table, pred) for table, pred in evaluation_pairs(w) if not table.startswith("data/canonical/")]
+
+
+def original_predictions(w):
+    """The predictions on the original split of every evaluated permuted set (Sinha et al.'s metrics)."""
+    return sorted({f"data/predictions/{w.model}/{w.variant}/canonical/{d}_{s}.parquet" for _, d, s in PERMUTE_EVAL})
+
+
 def run_files(runs):
     return sorted({path for run in runs for key, path in run.items() if key != "model"})
 

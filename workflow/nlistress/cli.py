@@ -18,6 +18,7 @@ from pathlib import Path
 from . import __version__, canonical_commands
 from .atomic import replacing_any_folder
 from .errors import ConfigError, NlistressError
+from .evaluation import commands as evaluation_commands
 from .hypothesis_only import commands as hypothesis_only_commands
 from .models import commands as models_commands
 from .permutations import commands as permutations_commands
@@ -39,6 +40,7 @@ _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
     swap_commands.register,
     swap_statistics_commands.register,
     models_commands.register,
+    evaluation_commands.register,
     report_commands.register,
 ]
 

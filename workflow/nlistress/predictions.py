@@ -64,7 +64,8 @@ def _row_error(path: Path, unit: str, index: int, message: str) -> DataError:
     return DataError(path, message, _where(path, unit, int(index)), unit)
 
 
-def _read_prediction_table(path: Path, wanted: Sequence[str]) -> tuple[pa.Table, str]:
+def read_prediction_table(path: Path, wanted: Sequence[str]) -> tuple[pa.Table, str]:
+    """The ``wanted`` columns a prediction file has, and its row unit ("row" or "line")."""
     if not path.is_file():
         raise DataError(path, "file not found")
     if path.suffix == ".parquet":
@@ -116,7 +117,7 @@ def read_predictions(
     """
     path = Path(path)
     prob_columns = [f"prob_{label}" for label in labels]
-    table, unit = _read_prediction_table(path, ["uid", "prediction", *prob_columns, "entropy"])
+    table, unit = read_prediction_table(path, ["uid", "prediction", *prob_columns, "entropy"])
     missing = [c for c in ("uid", "prediction") if c not in table.column_names]
     if missing:
         raise DataError(path, f"missing column(s) {', '.join(missing)}")

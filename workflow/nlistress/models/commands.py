@@ -15,7 +15,7 @@ from ..threads import configured_threads, set_torch_threads
 log = logging.getLogger("nlistress")
 
 
-def _threads(params: Mapping[str, Any]) -> None:
+def configure_threads(params: Mapping[str, Any]) -> None:
     """torch's CPU threads: the job's ``--threads``, else ``models.threads`` (null: torch's default)."""
     threads = configured_threads()
     if threads is None:
@@ -32,7 +32,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     from .train import train_model
 
     params = params_from_args(args)
-    _threads(params)
+    configure_threads(params)
     spec = model_spec(params, args.model)
     augment = {role: path for role, path in (("negation", args.negation), ("permuted", args.permuted))
                if path is not None}  # fmt: skip
@@ -49,7 +49,7 @@ def cmd_predict(args: argparse.Namespace) -> None:
     from .settings import predict_settings, resolve_device
 
     params = params_from_args(args)
-    _threads(params)
+    configure_threads(params)
     model_dir = args.model
     if not model_dir.exists() and args.model.name == str(args.model):
         model_dir = Path("data/models") / args.model.name / args.variant  # a zoo name

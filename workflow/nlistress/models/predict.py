@@ -198,9 +198,17 @@ def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.d
 
 
 def probabilities_table(uids: pa.Array, probs: np.ndarray, labels: Sequence[str]) -> pa.Table:
-    """The prediction columns of one chunk: label, one probability per label, entropy (nats)."""
+    """The prediction columns of one chunk: label, one probability per label, entropy (nats).
+
+    A row of NaN is a pair the model gave no usable answer for (a prompted model whose
+    reply names no label): it is left out here, so scoring counts it as "no prediction"
+    instead of reading a guess into it.
+    """
     if probs.shape != (len(uids), len(labels)):
         raise ConfigError(f"predictor returned shape {probs.shape}, expected ({len(uids)}, {len(labels)})")
+    answered = ~np.isnan(probs).any(axis=1)
+    if not answered.all():
+        uids, probs = uids.filter(pa.array(answered)), probs[answered]
     probs = probs.astype(np.float32, copy=False)
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(probs > 0, probs * np.log(probs), 0.0).sum(axis=1, dtype=np.float32)
@@ -228,4 +236,8 @@ def predict_set(predictor: Predictor, set_path: Path, output: Path, chunk_rows: 
             )
             yield probabilities_table(batch.column("uid"), probs, predictor.labels)
 
-    return write_parquet_batches(chunks(), output, prediction_schema(predictor.labels))
+    rows = write_parquet_batches(chunks(), output, prediction_schema(predictor.labels))
+    if set_rows is not None and rows < set_rows:
+        log.warning("%s: %d of %d rows got no usable answer from the model and have no prediction",
+                    set_path, set_rows - rows, set_rows)  # fmt: skip
+    return rows

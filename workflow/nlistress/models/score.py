@@ -219,15 +219,15 @@ def score_set(
     }
 
 
-def _pct(value: float | None) -> str:
+def percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.1f}"
 
 
-def _interval(interval: Sequence[float] | None) -> str:
+def interval_text(interval: Sequence[float] | None) -> str:
     return "—" if interval is None else f"{100 * interval[0]:.1f} to {100 * interval[1]:.1f}"
 
 
-def _rows_note(r: Mapping[str, Any]) -> str:
+def rows_note(r: Mapping[str, Any]) -> str:
     """What was not scored, for the Markdown table ('' when every labelled row was)."""
     rows = r["rows"]
     parts = [f"{n:,} without a prediction" for n in [rows["unscored"].get("no prediction", 0)] if n]
@@ -237,11 +237,11 @@ def _rows_note(r: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _breakdown_sections(results: Sequence[Mapping[str, Any]]) -> str:
+def breakdown_sections(results: Sequence[Mapping[str, Any]]) -> str:
     sections = []
     for r in results:
         for column, values in (r.get("breakdown") or {}).items():
-            rows = [[value, v["rows"], _pct(v["accuracy"]), _interval(v["interval"])] for value, v in values.items()]
+            rows = [[value, v["rows"], percent(v["accuracy"]), interval_text(v["interval"])] for value, v in values.items()]
             sections.append(f"\n## {r['set']} by {column}\n\n"
                             + markdown_table([column, "rows", "accuracy (%)", "interval (%)"], rows, align="lrrr"))  # fmt: skip
     return "".join(sections)
@@ -271,8 +271,8 @@ def write_scores(
         text = " ".join(f"{short[g]}→{short[p]} {matrix[g][p]}"
                         for g in range(len(LABELS)) for p in range(len(LABELS)))  # fmt: skip
         interval = r.get("accuracy_interval") or [None, None]
-        table.append([r["set"], r["rows"]["scored"], _pct(r["accuracy"]), _interval(r.get("accuracy_interval")),
-                      _pct(r["false_neutral_share"]), text, _rows_note(r)])  # fmt: skip
+        table.append([r["set"], r["rows"]["scored"], percent(r["accuracy"]), interval_text(r.get("accuracy_interval")),
+                      percent(r["false_neutral_share"]), text, rows_note(r)])  # fmt: skip
         writer.writerow([model, r["set"], r["rows"]["scored"], r["accuracy"], *interval, r["errors"],
                          r["false_neutral_share"], r["rows"]["unscored"].get("no prediction", 0),
                          r["rows"].get("extra_predictions", 0), *(v for row in matrix for v in row)])  # fmt: skip
@@ -283,6 +283,6 @@ def write_scores(
     legend = (f"\nIntervals: {confidence:.0%} percentile bootstrap, resampling source examples "
               "(all rows made from one example together).\n")  # fmt: skip
     write_text_atomic(md, f"# {model}\n\n" + markdown_table(header, table, align="lrrrrll") + legend
-                      + _breakdown_sections(results))  # fmt: skip
+                      + breakdown_sections(results))  # fmt: skip
     write_text_atomic(csv_path, buffer.getvalue())
     return [output, md, csv_path, *written_metrics]
