@@ -186,6 +186,20 @@ def test_llm_scores_each_label_word_by_likelihood(project, small_set, tmp_path, 
     assert [got["prob_entailment"], got["prob_neutral"], got["prob_contradiction"]] == pytest.approx(expected, abs=1e-4)
 
 
+def test_llm_can_read_a_generated_answer_instead(project, small_set, tmp_path) -> None:
+    """`answer: generate`: greedy replies parsed by the template (this model always says "maybe")."""
+    model_dir = _tiny_causal_lm(tmp_path / "maybe-gpt2", answer_word="maybe")
+    params = deep_merge(json.loads(project["params"].read_text()), {"models": {"llm": {"answer": "generate"}}})
+    (tmp_path / "params.json").write_text(json.dumps(params))
+    out = tmp_path / "generate"
+    code = main(["evaluate", "--model", f"llm:{model_dir}", "--sets", str(small_set), "--data", str(project["data"]),
+                 "-o", str(out), "--set-json", f"@{tmp_path / 'params.json'}"])  # fmt: skip
+    assert code == 0
+    predictions = pq.read_table(out / "predictions" / "user" / "negation_head" / "negation_head.parquet")
+    assert predictions.num_rows == 30 and set(predictions["prediction"].to_pylist()) == {"neutral"}
+    assert "answer read by parsing the reply" in (out / "REPORT.md").read_text(encoding="utf-8")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
