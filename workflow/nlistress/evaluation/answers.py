@@ -100,6 +100,10 @@ class Answers:
                 self.unanswered[key] = int(kept.get("unanswered", 0))
                 return target
         chunk_rows = int(predict_settings(self.params)["chunk_rows"])
+        if self.spec.kind in ("llm", "openai"):  # a few hundred rows a second at best: report progress often
+            from ..models.causal_lm import LLMSettings
+
+            chunk_rows = min(chunk_rows, LLMSettings.from_params(self.params).progress_rows)
         rows = predict_set(self.predictor(), table, target, chunk_rows)
         self.unanswered[key] = pq.ParquetFile(table).metadata.num_rows - rows
         write_json_atomic(record_path, {**record, "rows": rows, "unanswered": self.unanswered[key]})

@@ -50,6 +50,7 @@ class LLMSettings:
     batch_size: int = 8
     max_length: int = 512
     max_new_tokens: int = 8
+    progress_rows: int = 256
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> LLMSettings:
