@@ -12,12 +12,16 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic import OUTPUT_MARK, check_replaceable
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from ..atomic import OUTPUT_MARK, check_replaceable, sha256_file
 from ..errors import DataError
 from ..figures import FigureSize
 from ..predictions import prob_tolerance
@@ -36,9 +40,6 @@ def _score(evalset: EvalSet, predictions: Path, params: Mapping[str, Any], stric
 
 def _uncovered(table: Path, predictions: Path) -> int:
     """Rows of ``table`` (labelled or not) without an answer in ``predictions``."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
     uids = pq.read_table(table, columns=["uid"])["uid"]
     answered = pq.read_table(predictions, columns=["uid"])["uid"]
     return int(len(uids) - pc.sum(pc.is_in(uids, value_set=answered)).as_py())
@@ -46,10 +47,6 @@ def _uncovered(table: Path, predictions: Path) -> int:
 
 def _audit(evalset: EvalSet) -> dict[str, Any] | None:
     """Majority and hypothesis-only accuracy from the set's audit, when it matches the set."""
-    import json
-
-    from ..atomic import sha256_file
-
     if not evalset.audit.is_file():
         return None
     try:
