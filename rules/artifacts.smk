@@ -61,7 +61,7 @@ if HYP_MODEL:
         wildcard_constraints:
             dataset=_names(BASELINES),
         params:
-            config=lambda w: train_config(HYP_MODEL),
+            config=lambda w: train_config(HYP_MODEL, BASELINES[w.dataset]["train"].split("/")[0]),
             dev=lambda w, input: ["--dev", input.dev[0]] if input.dev else [],
             model=HYP_MODEL,
         resources:

@@ -14,6 +14,7 @@ from nlistress.hypothesis_only.settings import hypothesis_only_model
 from nlistress.config import EXTENDS, DatasetSpec, canonical_targets, test_targets
 from nlistress.errors import ConfigError
 from nlistress.models.settings import VARIANTS, evaluation_targets, model_spec, runs, split_of
+from nlistress.perturb.runner import dataset_language
 from nlistress.schema import validate_params
 from nlistress.signals import defer_to_a_thread
 
@@ -89,17 +90,39 @@ TRAIN_KEYS = ("seed", "device", "text", "training")
 PREDICT_KEYS = ("device", "predict")
 
 
-def train_config(model):
-    """The settings one model's training reads: the shared ones and its own zoo entry."""
+def train_config(model, dataset):
+    """The settings one model's training reads: the shared ones, its own zoo entry, the
+    language of its training split's ``dataset`` (which picks the tokenizer) and, for ALIGN,
+    ``resources`` (its spaCy pipeline)."""
     models = config.get("models", {})
     section = {k: models[k] for k in TRAIN_KEYS if k in models}
-    return config_json(models={**section, "zoo": {model: models.get("zoo", {}).get(model, {})}})
+    return config_json(
+        models={**section, "zoo": {model: models.get("zoo", {}).get(model, {})}},
+        datasets={dataset: {"language": dataset_language(config, dataset)}},
+        **model_resources_config(model),
+    )
 
 
 def predict_config(w=None):
     """The settings a prediction job reads (the model's own settings come from its folder)."""
     models = config.get("models", {})
-    return config_json(models={k: models[k] for k in PREDICT_KEYS if k in models})
+    return config_json(models={k: models[k] for k in PREDICT_KEYS if k in models},
+                       **model_resources_config(getattr(w, "model", None)))
+
+
+def needs_resources(model):
+    """Whether a zoo model reads `resources` (ALIGN tags words with the spaCy pipeline)."""
+    return model is not None and model_spec(config, model).kind == "align"
+
+
+def model_resources_config(model):
+    return {"resources": config.get("resources", {})} if needs_resources(model) else {}
+
+
+def model_resources(w):
+    """The resource downloads (spaCy model) a model's jobs read, for ALIGN."""
+    names = config.get("resources", {}).get("downloads", []) if needs_resources(w.model) else []
+    return [f"data/raw/{name}.manifest.json" for name in names]
 
 
 # CPU threads of a training or prediction job (Snakemake's `threads:`, capped by --cores
@@ -313,17 +336,31 @@ RELEASE_REVIEWS = sorted(
 
 MODELS = config.get("models", {})
 MODEL_RUNS = runs(config)
-MODEL_EVAL = evaluation_targets(config)
 MODEL_RESOURCES = MODELS.get("resources", {})
+# The sets each trained model runs on: models.evaluate, in its training split's language.
+MODEL_EVAL = {model: evaluation_targets(config, model) for model in {m for m, _ in MODEL_RUNS}}
+
+
+def model_eval(model):
+    """(family, test, dataset, split) of every set ``model`` is evaluated on."""
+    if model not in MODEL_EVAL:
+        MODEL_EVAL[model] = evaluation_targets(config, model)
+    return MODEL_EVAL[model]
+
+
+def train_split(model):
+    """(dataset, split) a model trains on: its zoo entry's train_split, else models.train_split."""
+    return split_of(config, "train_split", model)
 
 
 def train_inputs(w):
     """The canonical train (and dev) split, plus the augmentation file of the variant."""
-    dataset, split = split_of(config, "train_split")
+    dataset, split = train_split(w.model)
     inputs = {"train": f"data/canonical/{dataset}/{split}.parquet"}
-    dev = split_of(config, "dev_split")
+    dev = split_of(config, "dev_split", w.model)
     if dev:
         inputs["dev"] = f"data/canonical/{dev[0]}/{dev[1]}.parquet"
+    inputs["resources"] = model_resources(w)
     tests = MODELS.get("augment_tests", {})
     roles = {"negation": ["negation"], "permute": ["permuted"], "max_entropy": ["permuted"]}
     for role in roles.get(w.variant, []):
@@ -352,7 +389,7 @@ def train_options(w, input):
 def evaluation_pairs(w):
     """(set, predictions) paths of every models.evaluate set for this model and variant."""
     pairs = []
-    for family, test, dataset, split in MODEL_EVAL:
+    for family, test, dataset, split in model_eval(w.model):
         if family == "canonical":
             table = f"data/canonical/{dataset}/{split}.parquet"
             where = f"canonical/{dataset}_{split}"
@@ -365,8 +402,9 @@ def evaluation_pairs(w):
 
 # --- tables.smk ----------------------------------------------------------------
 
-PERMUTE_EVAL = [(t, d, s) for f, t, d, s in MODEL_EVAL if f == "permute"]
-SWAP_EVAL = [(t, d, s) for f, t, d, s in MODEL_EVAL if f == "swap"]
+def family_eval(model, family):
+    """(test, dataset, split) of the sets of one family a model is evaluated on."""
+    return [(t, d, s) for f, t, d, s in model_eval(model) if f == family]
 
 
 def run_name(model, variant):
@@ -379,7 +417,7 @@ def unli_runs():
     runs = []
     for model, variant in MODEL_RUNS:
         pred = f"data/predictions/{model}/{variant}"
-        for test, dataset, split in PERMUTE_EVAL:
+        for test, dataset, split in family_eval(model, "permute"):
             run = {
                 "model": run_name(model, variant),
                 "set": f"data/sets/permute/{test}/{dataset}_{split}.parquet",
@@ -402,7 +440,7 @@ def swap_runs():
             "predictions_control": f"data/predictions/{model}/{variant}/swap/{test}/{dataset}_{split}.parquet",
         }
         for model, variant in MODEL_RUNS
-        for test, dataset, split in SWAP_EVAL
+        for test, dataset, split in family_eval(model, "swap")
     ]
 
 
@@ -414,7 +452,8 @@ def evaluated_sets_and_predictions(w):
 
 def original_predictions(w):
     """The predictions on the original split of every evaluated permuted set (Sinha et al.'s metrics)."""
-    return sorted({f"data/predictions/{w.model}/{w.variant}/canonical/{d}_{s}.parquet" for _, d, s in PERMUTE_EVAL})
+    return sorted({f"data/predictions/{w.model}/{w.variant}/canonical/{d}_{s}.parquet"
+                   for _, d, s in family_eval(w.model, "permute")})
 
 
 def run_files(runs):

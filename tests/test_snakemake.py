@@ -11,7 +11,7 @@ import pytest
 
 from nlistress.atomic import sha256_file
 
-from .support import copy_project, run_snakemake
+from .support import copy_project, project_params, run_snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -129,9 +129,8 @@ def test_small_profile_runs_the_whole_dag_then_a_rerun_is_a_no_op(tmp_path):
     assert after == before
 
 
-# Every zoo entry of params.yaml off, so a run trains only what the test names.
-_NO_RUNS = {name: [] for name in ("cbow", "bilstm", "infersent", "infersent_hyp", "convnet", "ce", "dam",
-                                  "esim", "roberta_large")}  # fmt: skip
+# Every run of params.yaml off, so a run trains only what the test names.
+_NO_RUNS = {name: [] for name in project_params()["models"]["runs"]}
 
 
 def _models_override(runs: dict, canonical: list[str], zoo: dict | None = None) -> dict:

@@ -65,7 +65,7 @@ class Answers:
             else:
                 from ..models.predict import load_predictor
 
-                self._predictor = load_predictor(Path(self.spec.target), settings, self.device)
+                self._predictor = load_predictor(Path(self.spec.target), settings, self.device, self.params)
         return self._predictor
 
     def describe(self) -> dict[str, Any]:

@@ -37,7 +37,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     augment = {role: path for role, path in (("negation", args.negation), ("permuted", args.permuted))
                if path is not None}  # fmt: skip
     metrics = train_model(spec, args.variant, args.train, args.dev, augment, args.output,
-                          seed(params), resolve_device(params))  # fmt: skip
+                          seed(params), resolve_device(params), params)  # fmt: skip
     last = metrics[-1] if metrics else {}
     log.info("%s (%s): %d epoch(s), last %s -> %s", spec.name, args.variant, len(metrics), last,
              args.output)  # fmt: skip
@@ -54,7 +54,7 @@ def cmd_predict(args: argparse.Namespace) -> None:
     if not model_dir.exists() and args.model.name == str(args.model):
         model_dir = Path("data/models") / args.model.name / args.variant  # a zoo name
     settings = predict_settings(params)
-    predictor = load_predictor(model_dir, settings, resolve_device(params))
+    predictor = load_predictor(model_dir, settings, resolve_device(params), params)
     with as_parquet_set(args.set, params) as (set_path, _):  # its drops are logged as it is read
         rows = predict_set(predictor, set_path, args.output, int(settings["chunk_rows"]))
     log.info("%d predictions of %s on %s -> %s", rows, model_dir, args.set, args.output)
@@ -97,7 +97,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "augmentation (negation: --negation twins; permute: --permuted copies; max_entropy: the "
         "permuted copies under the maximum-entropy objective) and write OUT/ atomically: "
         "config.json, metrics.json, train.log and the weights (model.safetensors + vocab.json, "
-        "or hf/ for transformers).",
+        "model.safetensors + features.json for ALIGN, or hf/ for transformers). The text is read "
+        "in the language of the train table's dataset (models.text.tokenizers: jieba words for "
+        "Chinese).",
     )
     p.add_argument("model", help="name in models.zoo, e.g. infersent")
     p.add_argument("--variant", default="plain",

@@ -136,6 +136,21 @@ def model_labels(
     return labels
 
 
+def table_language(params: Mapping[str, Any], path: Path) -> str:
+    """The language of a canonical table: its ``dataset`` column's registry entry
+    (``datasets.<name>.language``; English where the registry or the column has none)."""
+    from ..perturb.runner import dataset_language
+
+    table = read_columns(path, [], optional=["dataset"])
+    if "dataset" not in table.column_names:
+        return "en"
+    datasets = pc.unique(table["dataset"].drop_null()).to_pylist()
+    languages = sorted({dataset_language(params, str(name)) for name in datasets})
+    if len(languages) > 1:
+        raise DataError(path, f"rows of datasets {datasets} in languages {languages}: a model reads one language")
+    return languages[0] if languages else "en"
+
+
 def subsample(frame: pd.DataFrame, rows: int | None, seed: int, counts: RowCounts) -> pd.DataFrame:
     """A seeded sample of ``rows`` rows in their original order (``None``: all rows)."""
     if rows is None or rows >= len(frame):

@@ -3,7 +3,7 @@
 ``load_predictor`` reads ``config.json`` and dispatches on its ``kind``:
 encoder models are built here from ``model.safetensors`` and ``vocab.json``;
 transformer models go to ``nlistress.models.transformer`` (imported only then,
-so ``transformers`` is needed only for them). Either way the result has
+so ``transformers`` is needed only for them), ALIGN to ``nlistress.models.align``. Either way the result has
 ``labels`` (the model's label set from ``config.json``: the 3 NLI labels, or
 ``entailment, not_entailment`` for a model trained on a 2-way dataset) and
 ``predict_proba(premises, hypotheses) -> (n, len(labels)) float32``.
@@ -94,7 +94,7 @@ class EncoderPredictor:
         if not weights.is_file():
             raise DataError(model_dir, "no model.safetensors in the model directory")
         try:
-            _check_label_order(weights, labels)
+            check_label_order(weights, labels)
             model.load_state_dict(load_file(weights))
         except SafetensorError as exc:
             raise DataError(weights, f"not a readable safetensors file ({exc})") from None
@@ -123,7 +123,7 @@ class EncoderPredictor:
         return out
 
 
-def _check_label_order(weights: Path, labels: Sequence[str]) -> None:
+def check_label_order(weights: Path, labels: Sequence[str]) -> None:
     """Refuse weights whose head was trained with another label order than ``config.json`` names.
 
     Training records the order in the safetensors metadata; without this check an
@@ -173,8 +173,10 @@ def is_checkpoint_folder(model_dir: Path) -> bool:
     return isinstance(config, dict) and "model_type" in config and "kind" not in config
 
 
-def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.device) -> Predictor:
-    """The predictor of ``model_dir``; ``settings`` are ``models.predict`` (batch size, precision).
+def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.device,
+                   params: Mapping[str, Any] | None = None) -> Predictor:  # fmt: skip
+    """The predictor of ``model_dir``; ``settings`` are ``models.predict`` (batch size, precision),
+    ``params`` the run's (ALIGN reads its spaCy pipeline from ``resources``).
 
     ``model_dir`` may also be a local sequence-classification checkpoint (e.g. one fine-tuned
     on MNLI): its head's label names are matched to ours regardless of case
@@ -189,6 +191,10 @@ def load_predictor(model_dir: Path, settings: Mapping[str, Any], device: torch.d
     config = read_model_config(model_dir)
     if config["kind"] == "encoder":
         return EncoderPredictor.load(model_dir, config, settings, device)
+    if config["kind"] == "align":
+        from .align import AlignPredictor
+
+        return AlignPredictor.load(model_dir, config, settings, device, params or {})
     if config["kind"] == "transformer":
         from .transformer import TransformerPredictor
 

@@ -17,14 +17,20 @@ import torch
 
 from ..config import DatasetSpec, deep_merge, test_targets
 from ..errors import ConfigError
-from .text import TOKENIZERS, UNKNOWN
+from ..perturb.runner import dataset_language
+from .text import TOKENIZERS, UNKNOWN, tokenizer_for
 
 # Training variants: which extra training data each one reads (see models.data).
 VARIANTS = ("plain", "negation", "permute", "max_entropy")
 ENCODER_ARCHS = ("cbow", "bilstm", "infersent", "convnet", "ce", "dam", "esim")
 TRANSFORMER_ARCH = "transformer"
+# Naik et al.'s bag-of-words alignment baseline (nlistress.models.align).
+ALIGN_ARCH = "align"
+ARCHS = (*ENCODER_ARCHS, TRANSFORMER_ARCH, ALIGN_ARCH)
 # Interaction models compare the two sentences word by word: no hypothesis-only form.
-INTERACTION_ARCHS = ("dam", "esim")
+INTERACTION_ARCHS = ("dam", "esim", ALIGN_ARCH)
+# Where a model's training data comes from: models.<key>, or the zoo entry's own.
+SPLIT_KEYS = ("train_split", "dev_split")
 # The sentence encoders' classifier: one tanh hidden layer, or InferSent's three stacked
 # linear maps (its nonlinear_fc 0, as Poliak et al. trained it).
 CLASSIFIERS = ("mlp", "linear")
@@ -48,7 +54,15 @@ class ModelSpec:
 
     @property
     def kind(self) -> str:
-        return "transformer" if self.arch == TRANSFORMER_ARCH else "encoder"
+        """How the model is trained and loaded: ``transformer``, ``align`` or ``encoder``."""
+        return self.arch if self.arch in (TRANSFORMER_ARCH, ALIGN_ARCH) else "encoder"
+
+    def for_language(self, language: str) -> ModelSpec:
+        """This model trained on text in ``language``: its tokeniser (``text.tokenizers``)
+        resolved and both recorded in the settings, which ``config.json`` keeps."""
+        settings = {**self.settings, "language": language,
+                    "tokenizer": tokenizer_for(self.settings, language)}  # fmt: skip
+        return ModelSpec(self.name, self.arch, self.hypothesis_only, settings)
 
 
 def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
@@ -63,11 +77,8 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{where}: expected a mapping (arch and settings)")
     arch = entry.get("arch")
-    if arch not in (*ENCODER_ARCHS, TRANSFORMER_ARCH):
-        raise ConfigError(
-            f"{where}.arch: unknown architecture {arch!r} "
-            f"(known: {', '.join((*ENCODER_ARCHS, TRANSFORMER_ARCH))})"
-        )
+    if arch not in ARCHS:
+        raise ConfigError(f"{where}.arch: unknown architecture {arch!r} (known: {', '.join(ARCHS)})")
     defaults = deep_merge(section.get("training") or {}, section.get("text") or {})
     settings = deep_merge(defaults, entry)
     settings.setdefault("hypothesis_only", False)
@@ -84,6 +95,16 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
     for key, allowed in (("tokenizer", TOKENIZERS), ("unknown", UNKNOWN), ("classifier", CLASSIFIERS)):
         if key in settings and settings[key] not in allowed:
             raise ConfigError(f"{where}.{key}: expected one of {', '.join(allowed)}, got {settings[key]!r}")
+    tokenizers = settings.get("tokenizers") or {}
+    if not isinstance(tokenizers, Mapping):
+        raise ConfigError(f"{where}.tokenizers: expected language -> tokenizer")
+    for language, tokenizer in tokenizers.items():
+        if tokenizer not in TOKENIZERS:
+            raise ConfigError(f"{where}.tokenizers.{language}: expected one of {', '.join(TOKENIZERS)}, "
+                              f"got {tokenizer!r}")  # fmt: skip
+    for key in SPLIT_KEYS:
+        if key in entry:
+            split_of(params, key, name)
     if settings.get("unknown") == "drop" and not settings.get("glove"):
         raise ConfigError(f"{where}.unknown: drop keeps only words with a GloVe vector, so it needs glove")
     for key in ("epochs", "batch_size", "max_length", "embedding_dim", "hidden_dim", "mlp_dim"):
@@ -98,6 +119,10 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
                                   or value < 0 or (key == "dropout" and value >= 1)):  # fmt: skip
             bound = "in [0, 1)" if key == "dropout" else ">= 0"
             raise ConfigError(f"{where}.{key}: expected a number {bound}, got {value!r}")
+    if arch == ALIGN_ARCH:
+        from .align import FeatureSettings
+
+        FeatureSettings.from_settings(settings, where)
     return ModelSpec(name, str(arch), hypothesis_only, settings)
 
 
@@ -133,16 +158,33 @@ def predict_settings(params: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def split_of(params: Mapping[str, Any], key: str) -> tuple[str, str] | None:
-    """``models.<key>`` (train_split / dev_split) as (dataset, split), validated; None if null."""
-    value = _section(params).get(key)
+def split_of(params: Mapping[str, Any], key: str, model: str | None = None) -> tuple[str, str] | None:
+    """``models.<key>`` (train_split / dev_split) as (dataset, split), validated; None if null.
+
+    With ``model``, its zoo entry's own ``<key>`` wins: ``train_split: ocnli/train``
+    trains that model on OCNLI while the others train on ``models.train_split``.
+    """
+    if key not in SPLIT_KEYS:
+        raise ValueError(f"not a split key: {key!r}")
+    section = _section(params)
+    entry = ((section.get("zoo") or {}).get(model) or {}) if model is not None else {}
+    where = f"models.zoo.{model}.{key}" if key in entry else f"models.{key}"
+    value = entry[key] if key in entry else section.get(key)
     if value is None:
         return None
     dataset, sep, split = str(value).partition("/")
     if not sep:
-        raise ConfigError(f"models.{key}: expected dataset/split, e.g. mnli/train, got {value!r}")
+        raise ConfigError(f"{where}: expected dataset/split, e.g. mnli/train, got {value!r}")
     DatasetSpec.from_params(params, dataset).split(split)
     return dataset, split
+
+
+def training_language(params: Mapping[str, Any], model: str) -> str:
+    """The language of ``model``'s training split (``datasets.<name>.language``)."""
+    train = split_of(params, "train_split", model)
+    if train is None:
+        raise ConfigError(f"models.train_split: every model needs a training split, {model!r} has none")
+    return dataset_language(params, train[0])
 
 
 def runs(params: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -164,13 +206,23 @@ def runs(params: Mapping[str, Any]) -> list[tuple[str, str]]:
     return pairs
 
 
-def evaluation_targets(params: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+def evaluation_targets(params: Mapping[str, Any], model: str | None = None) -> list[tuple[str, str, str, str]]:
     """(family, test, dataset, split) of every set a trained model runs on.
 
     ``models.evaluate.canonical`` lists canonical splits (family ``canonical``,
     test ``""``); ``models.evaluate.families`` maps a set family (stress,
     permute, ...) to the tests whose built sets (``<family>.sets``) are used.
+    With ``model``, only the sets in the language of its training split: a model
+    trained on OCNLI runs on the Chinese sets, one trained on MNLI on the English ones.
     """
+    targets = _evaluation_targets(params)
+    if model is None:
+        return targets
+    language = training_language(params, model)
+    return [t for t in targets if dataset_language(params, t[2]) == language]
+
+
+def _evaluation_targets(params: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
     evaluate = _section(params).get("evaluate") or {}
     targets: list[tuple[str, str, str, str]] = []
     for source in evaluate.get("canonical") or []:

@@ -20,7 +20,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -36,9 +36,9 @@ from ..atomic import atomic_dir, sha256_file, write_json_atomic
 from ..errors import ConfigError
 from ..manifest import RowCounts
 from ..permutations.objective import prediction_entropy
-from .data import dev_frame, model_labels, subsample, training_frame
+from .data import dev_frame, model_labels, subsample, table_language, training_frame
 from .encoders import build_model
-from .predict import LABELS_METADATA, EncoderPredictor
+from .predict import LABELS_METADATA, EncoderPredictor, Predictor
 from .settings import ModelSpec
 from .text import Vocabulary, load_glove, pad_batch
 
@@ -133,9 +133,14 @@ class LearningRatePolicy:
             self.best = max(self.best, score)
 
 
-def _evaluate(predictor: EncoderPredictor, dev: pd.DataFrame) -> dict[str, float]:
+def evaluate_predictor(predictor: Predictor, dev: pd.DataFrame) -> dict[str, float]:
+    """Accuracy and mean cross-entropy of ``predictor`` on the labelled ``dev`` rows."""
     probs = predictor.predict_proba(dev["premise"].tolist(), dev["hypothesis"].tolist())
-    gold = dev["label_id"].to_numpy()
+    return dev_metrics(probs, dev["label_id"].to_numpy())
+
+
+def dev_metrics(probs: np.ndarray, gold: np.ndarray) -> dict[str, float]:
+    """``dev_accuracy`` and ``dev_loss`` (mean cross-entropy) of probabilities against gold label ids."""
     picked = probs[np.arange(len(gold)), gold].astype(np.float64)
     return {
         "dev_accuracy": float((probs.argmax(axis=1) == gold).mean()),
@@ -150,9 +155,6 @@ def train_encoder(
     """Train an encoder model on ``train``; write weights and vocabulary; return per-epoch metrics.
 
     ``labels`` (the model's label set) sizes the head; ``label_id`` indexes it.
-
-    Early stopping keeps the weights of the best dev epoch (``early_stopping``
-    epochs without improvement end training; ``null`` trains every epoch).
     """
     s = spec.settings
     vocab = Vocabulary.build(
@@ -173,16 +175,43 @@ def train_encoder(
             log_line(f"glove: {len(found)} of {len(vocab)} vocabulary words found in {s['glove']}")
         model.embedding.weight.data.copy_(weights)
     model.to(device)
-    log_line(f"{spec.name}: {spec.arch}, vocabulary {len(vocab)}, "
+    log_line(f"{spec.name}: {spec.arch}, {vocab.tokenizer} words, vocabulary {len(vocab)}, "
              f"{sum(p.numel() for p in model.parameters())} parameters, {len(train)} rows")  # fmt: skip
     length = int(s["max_length"])
     premises = [vocab.encode(t, length) for t in train["premise"]]
     hypotheses = [vocab.encode(t, length) for t in train["hypothesis"]]
     targets = torch.tensor(train["label_id"].to_numpy(), dtype=torch.long)
-    optimizer = _optimizer(model, s)
-    policy = LearningRatePolicy(optimizer, s.get("lr_policy") or {})
     predictor = EncoderPredictor(model, vocab, length, int(s.get("eval_batch_size", 256)), device, False,
                                  labels)  # fmt: skip
+
+    def forward(idx: list[int]) -> torch.Tensor:
+        pi, pl = pad_batch([premises[i] for i in idx])
+        hi, hl = pad_batch([hypotheses[i] for i in idx])
+        return model(pi.to(device), pl.to(device), hi.to(device), hl.to(device))
+
+    evaluate = None if dev is None else lambda: evaluate_predictor(predictor, dev)
+    metrics, state = fit(model, forward, targets, evaluate, s, seed, device, log_line)
+    save_weights(state, out_dir / "model.safetensors", labels)
+    vocab.save(out_dir / "vocab.json")
+    return metrics
+
+
+def fit(
+    model: torch.nn.Module, forward: Callable[[list[int]], torch.Tensor], targets: torch.Tensor,
+    evaluate: Callable[[], dict[str, float]] | None, s: Mapping[str, Any], seed: int,
+    device: torch.device, log_line: Log,
+) -> tuple[list[dict[str, float]], dict[str, torch.Tensor]]:  # fmt: skip
+    """The training loop of every model but the transformers; returns per-epoch metrics and
+    the weights of the best epoch.
+
+    ``forward(rows)`` gives the logits of those training rows; ``evaluate()`` the dev
+    accuracy and loss. Rows are shuffled by a generator seeded with ``seed``. Early
+    stopping keeps the weights of the best dev epoch (``early_stopping`` epochs without
+    improvement end training; ``null`` trains every epoch); without a dev split the
+    lowest training loss counts as best.
+    """
+    optimizer = _optimizer(model, s)
+    policy = LearningRatePolicy(optimizer, s.get("lr_policy") or {})
     shuffle = torch.Generator().manual_seed(seed)
     batch_size, clip, patience = int(s["batch_size"]), s.get("grad_clip"), s.get("early_stopping")
     metrics: list[dict[str, float]] = []
@@ -193,10 +222,7 @@ def train_encoder(
         order = torch.randperm(len(targets), generator=shuffle)
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size].tolist()
-            pi, pl = pad_batch([premises[i] for i in idx])
-            hi, hl = pad_batch([hypotheses[i] for i in idx])
-            logits = model(pi.to(device), pl.to(device), hi.to(device), hl.to(device))
-            loss = objective(logits, targets[idx].to(device))
+            loss = objective(forward(idx), targets[idx].to(device))
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             if clip:
@@ -205,14 +231,14 @@ def train_encoder(
             total += float(loss.detach()) * len(idx)
         row: dict[str, float] = {"epoch": epoch, "train_loss": total / len(targets),
                                  "lr": optimizer.param_groups[0]["lr"]}  # fmt: skip
-        if dev is not None:
-            row.update(_evaluate(predictor, dev))
+        if evaluate is not None:
+            row.update(evaluate())
         metrics.append(row)
         rate = len(targets) / max(time.monotonic() - started, 1e-9)
-        dev_text = f", dev acc {row['dev_accuracy']:.4f}" if dev is not None else ""
+        dev_text = f", dev acc {row['dev_accuracy']:.4f}" if evaluate is not None else ""
         log_line(f"epoch {epoch}: train loss {row['train_loss']:.4f}{dev_text}, "
                  f"lr {row['lr']:.3g}", f"{rate:.0f} rows/s")  # fmt: skip
-        score = row["dev_accuracy"] if dev is not None else -row["train_loss"]
+        score = row["dev_accuracy"] if evaluate is not None else -row["train_loss"]
         policy.step(score)
         improved = score > best_score
         if improved:
@@ -226,23 +252,33 @@ def train_encoder(
                 log_line(f"early stop: no improvement for {waited} epoch(s)")
                 break
     assert best_state is not None
-    state = {k: v.detach().cpu().contiguous() for k, v in best_state.items()}
-    # The head's output order travels with the weights: a config.json whose labels are later
-    # reordered would otherwise relabel every prediction without a word (checked at load).
-    save_file(state, out_dir / "model.safetensors", metadata={LABELS_METADATA: json.dumps(list(labels))})
-    vocab.save(out_dir / "vocab.json")
-    return metrics
+    return metrics, best_state
+
+
+def save_weights(state: Mapping[str, torch.Tensor], path: Path, labels: Sequence[str]) -> None:
+    """``state`` as safetensors, with the head's label order in the metadata.
+
+    The order travels with the weights: a config.json whose labels are later
+    reordered would otherwise relabel every prediction without a word (checked at load).
+    """
+    tensors = {k: v.detach().cpu().contiguous() for k, v in state.items()}
+    save_file(tensors, path, metadata={LABELS_METADATA: json.dumps(list(labels))})
 
 
 def train_model(
     spec: ModelSpec, variant: str, train_path: Path, dev_path: Path | None,
     augment: Mapping[str, Path], out_dir: Path, seed: int, device: torch.device,
+    params: Mapping[str, Any] | None = None,
 ) -> list[dict[str, float]]:  # fmt: skip
     """Assemble the variant's training data, train, and write ``out_dir`` atomically.
 
     The model's labels are the train table's (``model_labels``); the dev and
     augmentation files are checked against them before anything is written.
+    ``params`` are the run's: the dataset registry gives the language of the train
+    table (and so the tokeniser, ``models.text.tokenizers``), ``resources`` ALIGN's
+    spaCy pipeline; without them the text is taken as English.
     """
+    spec = spec.for_language(table_language(params or {}, train_path))
     counts = RowCounts(unit="row")
     frame = training_frame(train_path, variant, augment, counts)
     labels = model_labels(train_path, variant, augment, dev_path)
@@ -267,6 +303,10 @@ def train_model(
 
                 settings = {**spec.settings, "hypothesis_only": spec.hypothesis_only}
                 metrics = train_transformer(frame, dev, settings, tmp, seed, device, log_line, labels=labels)
+            elif spec.kind == "align":
+                from .align import train_align
+
+                metrics = train_align(spec, frame, dev, labels, tmp, seed, device, log_line, params or {})
             else:
                 metrics = train_encoder(spec, frame, dev, labels, tmp, seed, device, log_line)
         write_json_atomic(tmp / "metrics.json", metrics)

@@ -25,9 +25,15 @@ def config_note(params: Mapping[str, Any]) -> str:
     )
     where = (f"{len(local)} dataset splits were read from local copies ({', '.join(local)}), "
              "not the official downloads" if local else "Datasets come from the official sources")  # fmt: skip
+    # Models whose zoo entry names its own training split (the OCNLI models of Sinha et al.'s Table 3).
+    zoo, by_split = models.get("zoo") or {}, {}
+    for name, variants in (models.get("runs") or {}).items():
+        if variants and "train_split" in (zoo.get(name) or {}):
+            by_split.setdefault(str(zoo[name]["train_split"]), []).append(str(name))
+    others = "".join(f", {', '.join(sorted(names))} on `{split}`" for split, names in sorted(by_split.items()))
     return (
-        f"This run: models trained on `{models.get('train_split')}` (dev `{models.get('dev_split')}`; "
-        f"the papers train on the full training sets); {where}. Where our training data or "
+        f"This run: models trained on `{models.get('train_split')}` (dev `{models.get('dev_split')}`){others} "
+        f"(the papers train on the full training sets); {where}. Where our training data or "
         "model sizes differ from a paper's, the differences below measure that too."
     )
 
