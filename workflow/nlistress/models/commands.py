@@ -96,8 +96,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Train models.zoo.MODEL on a canonical train split plus the variant's "
         "augmentation (negation: --negation twins; permute: --permuted copies; max_entropy: the "
         "permuted copies under the maximum-entropy objective) and write OUT/ atomically: "
-        "config.json, metrics.json, train.log and the weights (model.safetensors + vocab.json, "
-        "or hf/ for transformers).",
+        "config.json, metrics.json, train.log, the weights (model.safetensors + vocab.json, "
+        "or hf/ for transformers) and README.md, the model card (architecture and paper, data "
+        "with sha256, settings, dev curve, files with sha256, label order).",
     )
     p.add_argument("model", help="name in models.zoo, e.g. infersent")
     p.add_argument("--variant", default="plain",
