@@ -67,7 +67,7 @@ def main() -> None:
         for label, override in dims.items():
             s = deep_merge(model_spec(params, "infersent").settings, override)
             torch.manual_seed(0)
-            model = build_model("infersent", len(vocab), s).eval()
+            model = build_model("infersent", vocab.tokens, s).eval()
             predictor = EncoderPredictor(model, vocab, int(s["max_length"]), int(settings["batch_size"]),
                                          torch.device("cpu"), False)  # fmt: skip
             rate = _rate(predictor, premises, hypotheses)

@@ -1,11 +1,14 @@
 """Every architecture trains on the real SNLI dev file and beats the majority class on SNLI test.
 
 Each model is trained once (module fixture, 6,000 seeded rows, 2 epochs, tiny
-dimensions); the tests then check the loss fell, test accuracy, the model
-directory, reload and retrain bit-identity, and the training variants on the
-real negation twins and permuted copies of SNLI dev. A hypothesis-only
-InferSent trained on SNLI made 2-way (entailment vs not_entailment) gets a
-2-way head, 2-way predictions and beats the 2-way majority class.
+dimensions; the stacked nb and ch two layers and 3,000 rows); the tests then check the loss
+fell, test accuracy, the model directory and its card, reload and retrain
+bit-identity, and the training variants on the real negation twins and permuted
+copies of SNLI dev. A hypothesis-only InferSent trained on SNLI made 2-way
+(entailment vs not_entailment) gets a 2-way head, 2-way predictions and beats
+the 2-way majority class. The new encoders' parts are checked against their
+definitions: the recomputed LSTM input gates against a step-by-step LSTM, the
+shortcut layers' inputs, padding and premise invariance, the ensemble's mean.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from nlistress.errors import DataError
+from nlistress.errors import ConfigError, DataError
 from nlistress.manifest import RowCounts
 from nlistress.models.data import MAX_ENTROPY_LABEL, model_labels, training_frame
+from nlistress.models.encoders import Ensemble, _input_gates, _lstm, build_model
 from nlistress.models.predict import load_predictor
 from nlistress.models.score import score_set
 from nlistress.models.text import Vocabulary
@@ -39,8 +43,10 @@ from .models_support import (
     two_way_snli_tables,
 )
 
-ZOO = ["cbow", "bilstm", "infersent", "infersent_hyp", "convnet", "ce", "dam", "esim"]
-MARGIN = 0.08  # accuracy points above the majority class (observed: 12-18)
+ZOO = ["cbow", "bilstm", "infersent", "infersent_hyp", "convnet", "ce", "dam", "esim", "nb", "ch", "rc"]
+# Naik et al.'s three RepEval 2017 encoders, new in the zoo: each also reloads bit-identically.
+REPEVAL = ["nb", "ch", "rc"]
+MARGIN = 0.08  # accuracy points above the majority class (observed: 12-20)
 TWO_WAY = ["entailment", "not_entailment"]
 TWO_WAY_MARGIN = 0.03  # 2-way, hypothesis only: 71.5 % against a 65.7 % majority
 
@@ -92,6 +98,9 @@ def test_model_directory_contract(world: dict) -> None:
     assert weights["embedding.weight"].shape == (len(vocab), 50)
     assert vocab.tokens[:2] == ["<pad>", "<unk>"]
     assert not any(p.name.startswith(".") for p in model_dir.parent.iterdir())  # no temp leftovers
+    assert config["train"]["inputs"]["train"]["rows"] == 9842
+    assert config["train"]["weights_epoch"] == 2  # no dev split: the epoch of the lowest train loss
+    assert (model_dir / "README.md").is_file()
 
 
 def test_a_reordered_label_list_is_refused_not_relabelled(world: dict, tmp_path: Path) -> None:
@@ -116,6 +125,14 @@ def test_predictions_format_and_order(world: dict) -> None:
     entropy = -(probs * np.log(probs)).sum(axis=1)
     assert np.allclose(entropy, table["entropy"], atol=1e-4)
     assert (table["entropy"] <= np.log(3) + 1e-5).all()
+
+
+@pytest.mark.parametrize("name", REPEVAL)
+def test_reload_gives_bit_identical_predictions(world: dict, name: str, tmp_path: Path) -> None:
+    first = world["trained"][name]
+    again = predict(first["dir"], world["test"], tmp_path / "again.parquet")
+    assert again.read_bytes() == first["predictions"].read_bytes()
+    assert (first["dir"] / "README.md").is_file()
 
 
 def test_reload_and_retrain_are_bit_identical(world: dict, tmp_path: Path) -> None:
@@ -220,3 +237,83 @@ def test_dev_and_scored_sets_must_share_the_model_labels(two_way: dict, tmp_path
         score_set(three_way_test, two_way["predictions"])
     with pytest.raises(DataError, match=r"gold label 'not_entailment' is not one of the 3-way labels"):
         score_set(test, two_way["predictions"])
+
+
+def _settings(**changes: object) -> dict:
+    """Tiny settings of every encoder, for checks that need no training."""
+    return {"embedding_dim": 8, "hidden_dim": 4, "mlp_dim": 8, "dropout": 0.1, "freeze_embeddings": False,
+            "hypothesis_only": False, "layer_scale": [1, 2, 4], "char_dim": 3, "char_filters": 2,
+            "char_widths": [1, 3, 5], "char_max_length": 6, **changes}  # fmt: skip
+
+
+def test_input_gates_match_a_step_by_step_lstm() -> None:
+    """ch weighs words by the input gates torch's LSTM does not return; the recomputed gates
+    equal those of an LSTM run by hand, step by step, in both directions, at any length."""
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(5, 4, batch_first=True, bidirectional=True)
+    x, lengths = torch.randn(3, 6, 5), torch.tensor([6, 3, 1])
+    gates = _input_gates(lstm, x, _lstm(lstm, x, lengths)[0])
+    for suffix, half in (("", slice(0, 4)), ("_reverse", slice(4, 8))):
+        w_ih, w_hh = getattr(lstm, f"weight_ih_l0{suffix}"), getattr(lstm, f"weight_hh_l0{suffix}")
+        bias = getattr(lstm, f"bias_ih_l0{suffix}") + getattr(lstm, f"bias_hh_l0{suffix}")
+        for row, length in enumerate(lengths.tolist()):
+            h, c = torch.zeros(4), torch.zeros(4)
+            steps = range(length)
+            for t in reversed(steps) if suffix else steps:
+                i, f, g, o = (w_ih @ x[row, t] + w_hh @ h + bias).chunk(4)
+                c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+                h = o.sigmoid() * c.tanh()
+                assert torch.allclose(gates[row, t, half], i.sigmoid(), atol=1e-6), (row, t, suffix)
+
+
+@pytest.mark.parametrize("arch", REPEVAL)
+def test_repeval_encoders_ignore_padding_and_hypothesis_only_ignores_the_premise(arch: str) -> None:
+    tokens = ["<pad>", "<unk>", "a", "dog", "runs", "über"]
+    p, pl = torch.tensor([[2, 3, 4], [5, 0, 0]]), torch.tensor([3, 1])
+    h, hl = torch.tensor([[3, 4], [2, 0]]), torch.tensor([2, 1])
+    padded = torch.cat([p, torch.zeros(2, 4, dtype=torch.long)], dim=1)
+    torch.manual_seed(0)
+    model = build_model(arch, tokens, _settings()).eval()
+    with torch.no_grad():
+        assert torch.allclose(model(p, pl, h, hl), model(padded, pl, h, hl), atol=1e-6)
+        alone = build_model(arch, tokens, _settings(hypothesis_only=True)).eval()
+        other = torch.tensor([[4, 4, 4], [3, 2, 0]])
+        assert torch.equal(alone(p, pl, h, hl), alone(other, torch.tensor([3, 2]), h, hl))
+    if arch != "rc":  # nb: every lower layer; ch: the layer below, over words and characters
+        inputs = [lstm.input_size for lstm in model.encoder.lstms]
+        assert inputs == ([8, 8 + 2 * 4, 8 + 2 * (4 + 8)] if arch == "nb" else [14, 14 + 2 * 4, 14 + 2 * 8])
+        assert [lstm.hidden_size for lstm in model.encoder.lstms] == [4, 8, 16]
+
+
+def test_ch_ensemble_trains_members_apart_and_predicts_their_mean(world: dict, tmp_path: Path) -> None:
+    """ensemble: 2 gives two differently initialised members; in training each gets its own
+    logits, in evaluation the model returns log of their mean probability; it reloads bit-identically."""
+    tokens = ["<pad>", "<unk>", "a", "dog"]
+    p, pl, h, hl = torch.tensor([[2, 3]]), torch.tensor([2]), torch.tensor([[3]]), torch.tensor([1])
+    model = build_model("ch", tokens, _settings(ensemble=2))
+    assert isinstance(model, Ensemble) and model(p, pl, h, hl).shape == (2, 1, 3)
+    model.eval()
+    members = torch.stack([m(p, pl, h, hl).softmax(-1) for m in model.members])
+    assert not torch.equal(members[0], members[1])
+    assert torch.allclose(model(p, pl, h, hl).softmax(-1), members.mean(0), atol=1e-6)
+
+    params = tiny_params(zoo={"ch": {"ensemble": 2, "train_rows": 300}}, training={"epochs": 1})
+    out = tmp_path / "ch_ensemble"
+    train(params, "ch", world["dev"], out)
+    weights = load_file(out / "model.safetensors")
+    assert {k.split(".")[1] for k in weights} == {"0", "1"}  # members.0.*, members.1.*
+    sample = tmp_path / "snli_test_1000.parquet"
+    pq.write_table(pq.read_table(world["test"]).slice(0, 1000), sample)
+    first = predict(out, sample, tmp_path / "a.parquet")
+    assert first.read_bytes() == predict(out, sample, tmp_path / "b.parquet").read_bytes()
+
+
+def test_bad_encoder_settings_are_named() -> None:
+    from nlistress.models.settings import model_spec
+
+    with pytest.raises(ConfigError, match=r"models.zoo.nb.layer_scale: expected a list of positive integers"):
+        model_spec(tiny_params(zoo={"nb": {"layer_scale": [1, 0]}}), "nb")
+    with pytest.raises(ConfigError, match=r"models.zoo.ch.char_widths: a filter of 5 characters is wider"):
+        model_spec(tiny_params(zoo={"ch": {"char_max_length": 4}}), "ch")
+    with pytest.raises(ConfigError, match=r"models: nb needs setting\(s\) layer_scale"):
+        build_model("nb", ["<pad>", "<unk>"], {k: v for k, v in _settings().items() if k != "layer_scale"})

@@ -1,4 +1,4 @@
-"""`nlistress train / predict / score` on the real SNLI files, GloVe loading, and bad input."""
+"""`nlistress train / predict / score` on the real SNLI files, the model card, GloVe loading, and bad input."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ import torch
 import yaml
 from safetensors.torch import load_file
 
+from nlistress.atomic import sha256_file
 from nlistress.cli import main
+from nlistress.models.encoders import ARCHS
 from nlistress.models.text import Vocabulary
+from nlistress.report.render import card_link
 
 from .models_support import snli_tables, tiny_params
 
@@ -40,6 +43,33 @@ def test_train_records_dev_accuracy(cli: dict) -> None:
     assert len(metrics) == 1 and 0.34 < metrics[0]["dev_accuracy"] < 1.0
     config = json.loads((cli["model"] / "config.json").read_text())
     assert set(config["train"]["inputs"]) == {"train", "dev"}
+
+
+def test_train_writes_a_model_card(cli: dict) -> None:
+    """README.md next to the weights: architecture and paper, the data with sha256 and rows, every
+    setting, the dev curve, the weights' file and sha256, the label order; the report links it."""
+    model = cli["model"]
+    card = (model / "README.md").read_text(encoding="utf-8")
+    config = json.loads((model / "config.json").read_text())
+    metrics = json.loads((model / "metrics.json").read_text())
+    assert card.startswith("---\ntags:") and "# Model card: `cbow` (training variant `plain`)" in card
+    assert ARCHS["cbow"].summary in card and ARCHS["cbow"].paper in card
+    assert "Training variant `plain`: the train split alone." in card
+    for role, rows in (("train", 9842), ("dev", 9824)):
+        entry = config["train"]["inputs"][role]
+        assert entry["rows"] == rows
+        assert f"| {role} | `{entry['path']}` | {rows} | `{entry['sha256']}` |" in card
+    assert "Rows read 9,842, trained on 2,000; dropped: not in the seeded training sample" in card
+    assert "| lr | `0.001` |" in card and '| lr_policy.kind | `"constant"` |' in card
+    assert "| embedding_dim | `50` |" in card and "| train_rows | `2000` |" in card
+    [epoch] = metrics
+    assert (f"| 1 (kept) | {epoch['train_loss']:.4f} | {epoch['dev_accuracy']:.4f} | "
+            f"{epoch['dev_loss']:.4f} | {epoch['lr']:.3g} |") in card  # fmt: skip
+    for name in ("model.safetensors", "vocab.json", "config.json", "metrics.json", "train.log"):
+        path = model / name
+        assert f"| `{name}` | {path.stat().st_size} | `{sha256_file(path)}` |" in card
+    assert "0 `entailment`, 1 `neutral`, 2 `contradiction`" in card
+    assert card_link(model, model.parent) == "; [model card](cbow/README.md)"
 
 
 def test_score_own_jsonl_matches_parquet(cli: dict, tmp_path: Path) -> None:

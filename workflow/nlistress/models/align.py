@@ -339,8 +339,9 @@ class AlignPredictor:
 def train_align(
     spec: ModelSpec, train: pd.DataFrame, dev: pd.DataFrame | None, labels: tuple[str, ...],
     out_dir: Path, seed: int, device: torch.device, log_line: Log, params: Mapping[str, Any],
-) -> list[dict[str, float]]:  # fmt: skip
-    """Compute the features of ``train`` (and ``dev``) once, fit the classifier, write the model."""
+) -> tuple[list[dict[str, float]], int]:  # fmt: skip
+    """Compute the features of ``train`` (and ``dev``) once, fit the classifier, write the model;
+    return per-epoch metrics and the epoch whose weights were written."""
     s = spec.settings
     where = f"models.zoo.{spec.name}"
     if s.get("language", "en") != "en":
@@ -368,9 +369,9 @@ def train_align(
         assert dev is not None and x_dev is not None
         return dev_metrics(predictor.probabilities(x_dev), dev["label_id"].to_numpy())
 
-    metrics, state = fit(model, forward, targets, None if dev is None else evaluate, s, seed, device, log_line)
+    metrics, state, kept = fit(model, forward, targets, None if dev is None else evaluate, s, seed, device, log_line)
     save_weights(state, out_dir / "model.safetensors", labels)
     record = {"features": asdict(featurizer.settings), "names": list(FEATURE_NAMES),
               "spacy_pipeline": pipeline_id(featurizer.nlp)}  # fmt: skip
     (out_dir / FEATURES_FILE).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return metrics
+    return metrics, kept

@@ -96,10 +96,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Train models.zoo.MODEL on a canonical train split plus the variant's "
         "augmentation (negation: --negation twins; permute: --permuted copies; max_entropy: the "
         "permuted copies under the maximum-entropy objective) and write OUT/ atomically: "
-        "config.json, metrics.json, train.log and the weights (model.safetensors + vocab.json, "
-        "model.safetensors + features.json for ALIGN, or hf/ for transformers). The text is read "
-        "in the language of the train table's dataset (models.text.tokenizers: jieba words for "
-        "Chinese).",
+        "config.json, metrics.json, train.log, the weights (model.safetensors + vocab.json, "
+        "model.safetensors + features.json for ALIGN, or hf/ for transformers) and README.md, "
+        "the model card (architecture and paper, data with sha256, settings, dev curve, files "
+        "with sha256, label order). The text is read in the language of the train table's "
+        "dataset (models.text.tokenizers: jieba words for Chinese).",
     )
     p.add_argument("model", help="name in models.zoo, e.g. infersent")
     p.add_argument("--variant", default="plain",

@@ -89,7 +89,7 @@ class EncoderPredictor:
     ) -> EncoderPredictor:
         vocab = Vocabulary.load(model_dir / "vocab.json")
         labels = tuple(config["labels"])
-        model = build_model(config["arch"], len(vocab), config["settings"], len(labels))
+        model = build_model(config["arch"], vocab.tokens, config["settings"], len(labels))
         weights = model_dir / "model.safetensors"
         if not weights.is_file():
             raise DataError(model_dir, "no model.safetensors in the model directory")

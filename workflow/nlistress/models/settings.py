@@ -18,19 +18,24 @@ import torch
 from ..config import DatasetSpec, deep_merge, test_targets
 from ..errors import ConfigError
 from ..perturb.runner import dataset_language
+from .encoders import ARCHS as ENCODERS
 from .text import TOKENIZERS, UNKNOWN, tokenizer_for
 
 # Training variants: which extra training data each one reads (see models.data).
 VARIANTS = ("plain", "negation", "permute", "max_entropy")
-ENCODER_ARCHS = ("cbow", "bilstm", "infersent", "convnet", "ce", "dam", "esim")
+ENCODER_ARCHS = tuple(ENCODERS)
 TRANSFORMER_ARCH = "transformer"
 # Naik et al.'s bag-of-words alignment baseline (nlistress.models.align).
 ALIGN_ARCH = "align"
 ARCHS = (*ENCODER_ARCHS, TRANSFORMER_ARCH, ALIGN_ARCH)
 # Interaction models compare the two sentences word by word: no hypothesis-only form.
-INTERACTION_ARCHS = ("dam", "esim", ALIGN_ARCH)
+INTERACTION_ARCHS = (*(name for name, arch in ENCODERS.items() if arch.pairwise), ALIGN_ARCH)
 # Where a model's training data comes from: models.<key>, or the zoo entry's own.
 SPLIT_KEYS = ("train_split", "dev_split")
+# Settings that are positive integers when given (epochs, batch_size, max_length always are).
+_POSITIVE = ("embedding_dim", "hidden_dim", "mlp_dim", "ensemble", "char_dim", "char_filters", "char_max_length")
+# Settings that are non-empty lists of positive integers when given.
+_POSITIVE_LISTS = ("layer_scale", "char_widths")
 # The sentence encoders' classifier: one tanh hidden layer, or InferSent's three stacked
 # linear maps (its nonlinear_fc 0, as Poliak et al. trained it).
 CLASSIFIERS = ("mlp", "linear")
@@ -86,12 +91,15 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
     if not isinstance(hypothesis_only, bool):
         raise ConfigError(f"{where}.hypothesis_only: expected true or false")
     if hypothesis_only and arch in INTERACTION_ARCHS:
+        encoders = ", ".join(a for a in ENCODER_ARCHS if a not in INTERACTION_ARCHS)
         raise ConfigError(
             f"{where}.hypothesis_only: {arch} aligns premise and hypothesis words, so it has "
-            "no hypothesis-only form; use a sentence encoder (cbow, bilstm, infersent, convnet, ce)"
+            f"no hypothesis-only form; use a sentence encoder ({encoders})"
         )
     if arch == TRANSFORMER_ARCH and not settings.get("checkpoint"):
         raise ConfigError(f"{where}.checkpoint: a transformer needs a model name or local folder")
+    if arch == TRANSFORMER_ARCH and settings.get("ensemble", 1) != 1:
+        raise ConfigError(f"{where}.ensemble: ensembles are built of encoder models, not transformers")
     for key, allowed in (("tokenizer", TOKENIZERS), ("unknown", UNKNOWN), ("classifier", CLASSIFIERS)):
         if key in settings and settings[key] not in allowed:
             raise ConfigError(f"{where}.{key}: expected one of {', '.join(allowed)}, got {settings[key]!r}")
@@ -107,12 +115,18 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
             split_of(params, key, name)
     if settings.get("unknown") == "drop" and not settings.get("glove"):
         raise ConfigError(f"{where}.unknown: drop keeps only words with a GloVe vector, so it needs glove")
-    for key in ("epochs", "batch_size", "max_length", "embedding_dim", "hidden_dim", "mlp_dim"):
+    for key in ("epochs", "batch_size", "max_length", *_POSITIVE):
         value = settings.get(key)
-        if (key in ("epochs", "batch_size", "max_length") or value is not None) and (
-            not isinstance(value, int) or isinstance(value, bool) or value < 1
-        ):
+        if (key in ("epochs", "batch_size", "max_length") or value is not None) and not _positive(value):
             raise ConfigError(f"{where}.{key}: expected a positive integer, got {value!r}")
+    for key in _POSITIVE_LISTS:
+        value = settings.get(key)
+        if value is not None and not (isinstance(value, list) and value and all(map(_positive, value))):
+            raise ConfigError(f"{where}.{key}: expected a list of positive integers, got {value!r}")
+    widths, longest = settings.get("char_widths"), settings.get("char_max_length")
+    if widths and longest and max(widths) > longest:
+        raise ConfigError(f"{where}.char_widths: a filter of {max(widths)} characters is wider than "
+                          f"char_max_length {longest}")  # fmt: skip
     for key in ("dropout", "lr", "weight_decay"):
         value = settings.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
@@ -124,6 +138,10 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
 
         FeatureSettings.from_settings(settings, where)
     return ModelSpec(name, str(arch), hypothesis_only, settings)
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def seed(params: Mapping[str, Any]) -> int:

@@ -3,9 +3,11 @@
 The directory is built in a temporary sibling and renamed into place, so a
 killed job never leaves something that looks like a trained model:
 ``config.json`` (arch, labels: the training table's label set, settings,
-inputs with sha256, row counts, seed), ``metrics.json`` (per-epoch train loss, dev accuracy, lr),
-``train.log``, and for encoders ``model.safetensors`` + ``vocab.json``
-(transformers: the backend's Hugging Face files under ``hf/``).
+inputs with sha256 and rows, row counts, seed, the epoch whose weights were kept),
+``metrics.json`` (per-epoch train loss, dev accuracy, lr), ``train.log``, for
+encoders ``model.safetensors`` + ``vocab.json`` (transformers: the backend's
+Hugging Face files under ``hf/``), and last ``README.md``, the model card
+(``nlistress.models.model_card``), which names every other file with its sha256.
 
 On the CPU, training is deterministic: torch's global seed (weights,
 dropout), a seeded ``torch.Generator`` for the shuffling, and
@@ -27,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file
@@ -37,7 +40,8 @@ from ..errors import ConfigError
 from ..manifest import RowCounts
 from ..permutations.objective import prediction_entropy
 from .data import dev_frame, model_labels, subsample, table_language, training_frame
-from .encoders import build_model
+from .encoders import build_model, word_embeddings
+from .model_card import write_model_card
 from .predict import LABELS_METADATA, EncoderPredictor, Predictor
 from .settings import ModelSpec
 from .text import Vocabulary, load_glove, pad_batch
@@ -61,7 +65,11 @@ def objective(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     Without ``-1`` rows this is plain cross-entropy. It is the sum form of
     ``nlistress.permutations.objective.max_entropy_loss`` with the permuted copies
     spread over the epoch's batches instead of paired with their originals.
+    An ensemble's logits (members, batch, labels) give the mean of its members'
+    objectives, so each member learns from its own predictions.
     """
+    if logits.dim() == 3:
+        return torch.stack([objective(member, labels) for member in logits]).mean()
     labelled = labels >= 0
     loss = logits.new_zeros(())
     if labelled.any():
@@ -151,8 +159,9 @@ def dev_metrics(probs: np.ndarray, gold: np.ndarray) -> dict[str, float]:
 def train_encoder(
     spec: ModelSpec, train: pd.DataFrame, dev: pd.DataFrame | None, labels: tuple[str, ...],
     out_dir: Path, seed: int, device: torch.device, log_line: Log,
-) -> list[dict[str, float]]:  # fmt: skip
-    """Train an encoder model on ``train``; write weights and vocabulary; return per-epoch metrics.
+) -> tuple[list[dict[str, float]], int]:  # fmt: skip
+    """Train an encoder model on ``train``; write weights and vocabulary; return per-epoch
+    metrics and the epoch whose weights were written.
 
     ``labels`` (the model's label set) sizes the head; ``label_id`` indexes it.
     """
@@ -168,12 +177,13 @@ def train_encoder(
         log_line(f"glove: {len(found)} of {len(vocab)} vocabulary words found in {s['glove']}; "
                  "the others are dropped from every sentence")  # fmt: skip
         weights, vocab = weights[[0, 1, *sorted(found - {0, 1})]], vocab.keep(found)
-    model = build_model(spec.arch, len(vocab), s, len(labels))
+    model = build_model(spec.arch, vocab.tokens, s, len(labels))
     if s.get("glove"):
         if weights is None:
             weights, found = load_glove(Path(s["glove"]), vocab, int(s["embedding_dim"]))
             log_line(f"glove: {len(found)} of {len(vocab)} vocabulary words found in {s['glove']}")
-        model.embedding.weight.data.copy_(weights)
+        for embedding in word_embeddings(model):
+            embedding.weight.data.copy_(weights)
     model.to(device)
     log_line(f"{spec.name}: {spec.arch}, {vocab.tokenizer} words, vocabulary {len(vocab)}, "
              f"{sum(p.numel() for p in model.parameters())} parameters, {len(train)} rows")  # fmt: skip
@@ -190,19 +200,19 @@ def train_encoder(
         return model(pi.to(device), pl.to(device), hi.to(device), hl.to(device))
 
     evaluate = None if dev is None else lambda: evaluate_predictor(predictor, dev)
-    metrics, state = fit(model, forward, targets, evaluate, s, seed, device, log_line)
+    metrics, state, kept = fit(model, forward, targets, evaluate, s, seed, device, log_line)
     save_weights(state, out_dir / "model.safetensors", labels)
     vocab.save(out_dir / "vocab.json")
-    return metrics
+    return metrics, kept
 
 
 def fit(
     model: torch.nn.Module, forward: Callable[[list[int]], torch.Tensor], targets: torch.Tensor,
     evaluate: Callable[[], dict[str, float]] | None, s: Mapping[str, Any], seed: int,
     device: torch.device, log_line: Log,
-) -> tuple[list[dict[str, float]], dict[str, torch.Tensor]]:  # fmt: skip
-    """The training loop of every model but the transformers; returns per-epoch metrics and
-    the weights of the best epoch.
+) -> tuple[list[dict[str, float]], dict[str, torch.Tensor], int]:  # fmt: skip
+    """The training loop of every model but the transformers; returns per-epoch metrics,
+    the weights of the best epoch and that epoch's number.
 
     ``forward(rows)`` gives the logits of those training rows; ``evaluate()`` the dev
     accuracy and loss. Rows are shuffled by a generator seeded with ``seed``. Early
@@ -215,7 +225,7 @@ def fit(
     shuffle = torch.Generator().manual_seed(seed)
     batch_size, clip, patience = int(s["batch_size"]), s.get("grad_clip"), s.get("early_stopping")
     metrics: list[dict[str, float]] = []
-    best_score, best_state, waited = -np.inf, None, 0
+    best_score, best_state, best_epoch, waited = -np.inf, None, 0, 0
     for epoch in range(1, int(s["epochs"]) + 1):
         model.train()
         started, total = time.monotonic(), 0.0
@@ -242,7 +252,7 @@ def fit(
         policy.step(score)
         improved = score > best_score
         if improved:
-            best_score, best_state, waited = score, copy.deepcopy(model.state_dict()), 0
+            best_score, best_state, best_epoch, waited = score, copy.deepcopy(model.state_dict()), epoch, 0
         if policy.finished:
             log_line(f"stop: learning rate below lr_policy.min_lr after epoch {epoch}")
             break
@@ -252,7 +262,7 @@ def fit(
                 log_line(f"early stop: no improvement for {waited} epoch(s)")
                 break
     assert best_state is not None
-    return metrics, best_state
+    return metrics, best_state, best_epoch
 
 
 def save_weights(state: Mapping[str, torch.Tensor], path: Path, labels: Sequence[str]) -> None:
@@ -303,21 +313,25 @@ def train_model(
 
                 settings = {**spec.settings, "hypothesis_only": spec.hypothesis_only}
                 metrics = train_transformer(frame, dev, settings, tmp, seed, device, log_line, labels=labels)
+                kept = len(metrics)  # the fine-tuned weights are the last epoch's
             elif spec.kind == "align":
                 from .align import train_align
 
-                metrics = train_align(spec, frame, dev, labels, tmp, seed, device, log_line, params or {})
+                metrics, kept = train_align(spec, frame, dev, labels, tmp, seed, device, log_line, params or {})
             else:
-                metrics = train_encoder(spec, frame, dev, labels, tmp, seed, device, log_line)
+                metrics, kept = train_encoder(spec, frame, dev, labels, tmp, seed, device, log_line)
         write_json_atomic(tmp / "metrics.json", metrics)
         write_json_atomic(tmp / "config.json", {
             "name": spec.name, "kind": spec.kind, "arch": spec.arch, "labels": list(labels),
             "hypothesis_only": spec.hypothesis_only, "variant": variant, "seed": seed,
             "settings": spec.settings,
             "train": {
-                "inputs": {role: {"path": str(p), "sha256": sha256_file(p)} for role, p in inputs.items()},
+                "inputs": {role: {"path": str(p), "sha256": sha256_file(p), "rows": pq.read_metadata(p).num_rows}
+                           for role, p in inputs.items()},
                 "rows": counts.as_dict(),
+                "weights_epoch": kept,
             },
             "nlistress_version": __version__,
         })  # fmt: skip
+        write_model_card(tmp)
     return metrics

@@ -12,6 +12,7 @@ the same bytes.
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import write_text_atomic
+from ..models import MODEL_CARD
 from ..tables import csv_table, latex_table, markdown_table, md_cell, tex_escape
 from .ours import Found, Lookup, Missing, OurResults
 from .papers import Paper, PaperTable
@@ -181,25 +183,36 @@ def describe_model(folder: Path) -> str:
     return (f"{config['arch']}, trained on {train['rows']['kept']:,} rows ({inputs}); {sizes}")  # fmt: skip
 
 
-def provenance(paper: Paper, cells: Sequence[Cell], ours: OurResults) -> list[str]:
-    """Which runs and training data produced our numbers for ``paper``."""
+def card_link(folder: Path, output: Path) -> str:
+    """``; [model card](…)``: the card ``nlistress train`` wrote into ``folder``, linked relative
+    to the report in ``output`` (empty for a model trained before cards were written)."""
+    card = folder / MODEL_CARD
+    return f"; [model card]({Path(os.path.relpath(card, output)).as_posix()})" if card.is_file() else ""
+
+
+def provenance(paper: Paper, cells: Sequence[Cell], ours: OurResults, output: Path) -> list[str]:
+    """Which runs and training data produced our numbers for ``paper``, each with its model card."""
     lines = []
     for zoo, variant in _runs_used(cells, ours):
         labels = [k for k, v in ours.models.get(paper.id, {}).items() if v == zoo]
+        folder = ours.data / "models" / zoo / variant
         lines.append(f"- {' / '.join(labels)} → our `{zoo}.{variant}`: "
-                     f"{describe_model(ours.data / 'models' / zoo / variant)}")  # fmt: skip
+                     f"{describe_model(folder)}{card_link(folder, output)}")  # fmt: skip
     baselines = ours.results / "baselines" / "baselines.json"
     if any(c.table.source.startswith("baselines") and isinstance(c.ours, Found) for c in cells):
         record = json.loads(baselines.read_text(encoding="utf-8"))
         predictor = record.get("predictor", "hypothesis-only predictor")
         for dataset, train in sorted({(r["dataset"], r.get("train")) for r in record["results"]}):
             folder = ours.data / "baselines" / predictor / dataset / "model"
-            trained = describe_model(folder) if folder.is_dir() else f"fitted on `{train}`"
+            if folder.is_dir():
+                trained = describe_model(folder) + card_link(folder, output)
+            else:
+                trained = f"fitted on `{train}`"
             lines.append(f"- Hyp-Only of {dataset} → {predictor}: {trained}")
     return lines
 
 
-def paper_section(paper: Paper, ours: OurResults) -> tuple[list[str], list[Cell]]:
+def paper_section(paper: Paper, ours: OurResults, output: Path) -> tuple[list[str], list[Cell]]:
     all_cells: list[Cell] = []
     body: list[str] = []
     for table in paper.tables:
@@ -207,7 +220,7 @@ def paper_section(paper: Paper, ours: OurResults) -> tuple[list[str], list[Cell]
         all_cells += cells
         body += table_section(table, cells)
     lines = [f"## {paper.citation}", ""]
-    used = provenance(paper, all_cells, ours)
+    used = provenance(paper, all_cells, ours, output)
     lines += ["Our numbers come from:", *used, ""] if used else [
         "No number of ours comes from a trained model here (see each table).", ""]
     return [*lines, *body], all_cells
@@ -226,7 +239,7 @@ def write_report(papers: Sequence[Paper], ours: OurResults, output: Path, config
     sections: list[str] = []
     cells: dict[str, list[Cell]] = {}
     for paper in papers:
-        lines, cells[paper.id] = paper_section(paper, ours)
+        lines, cells[paper.id] = paper_section(paper, ours, output)
         sections += lines
     head = [
         "# Reproduction report",
