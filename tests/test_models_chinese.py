@@ -16,6 +16,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from nlistress.config import deep_merge
 from nlistress.models.score import score_set
 from nlistress.models.settings import evaluation_targets, model_spec, split_of
 from nlistress.models.text import Vocabulary, tokenize
@@ -113,3 +114,12 @@ def test_shipped_params_train_table3_models_on_ocnli_and_evaluate_them_on_chines
     # The MNLI-trained models keep the English sets, and only those.
     english = {dataset for _, _, dataset, _ in evaluation_targets(params, "infersent")}
     assert "ocnli" not in english and {"mnli", "snli"} <= english
+
+
+def test_a_zoo_entry_can_keep_to_some_families() -> None:
+    """`evaluate_families: [stress]` keeps the canonical splits and the stress sets, nothing else."""
+    params = deep_merge(project_params(), {"models": {"zoo": {"nb": {"evaluate_families": ["stress"]}}}})
+    everything = evaluation_targets(params, "infersent")
+    kept = evaluation_targets(params, "nb")
+    assert {family for family, *_ in everything} >= {"canonical", "stress", "permute", "swap"}
+    assert kept == [t for t in everything if t[0] in ("canonical", "stress")]

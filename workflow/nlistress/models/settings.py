@@ -231,13 +231,17 @@ def evaluation_targets(params: Mapping[str, Any], model: str | None = None) -> l
     test ``""``); ``models.evaluate.families`` maps a set family (stress,
     permute, ...) to the tests whose built sets (``<family>.sets``) are used.
     With ``model``, only the sets in the language of its training split: a model
-    trained on OCNLI runs on the Chinese sets, one trained on MNLI on the English ones.
+    trained on OCNLI runs on the Chinese sets, one trained on MNLI on the English ones;
+    and a zoo entry's ``evaluate_families`` (e.g. ``[stress]`` for a model that only
+    fills Naik et al.'s tables) keeps the canonical splits and those families' sets.
     """
     targets = _evaluation_targets(params)
     if model is None:
         return targets
     language = training_language(params, model)
-    return [t for t in targets if dataset_language(params, t[2]) == language]
+    families = ((_section(params).get("zoo") or {}).get(model) or {}).get("evaluate_families")
+    return [t for t in targets if dataset_language(params, t[2]) == language
+            and (families is None or t[0] == "canonical" or t[0] in families)]  # fmt: skip
 
 
 def _evaluation_targets(params: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
