@@ -27,6 +27,7 @@ from nlistress.cli import main
 from nlistress.config import deep_merge
 from nlistress.models.prompts import TEMPLATES
 from nlistress.perturb.runner import build_set
+from nlistress.swap.lexicons import wordnet_antonyms, write_antonym_file
 
 from .models_support import tiny_params, train
 from .support import canonical_table
@@ -39,13 +40,17 @@ def project(tmp_path_factory) -> dict[str, Path]:
     """data/sets/{stress,permute,swap} built from SNLI test, and a CBOW trained on SNLI dev."""
     root = tmp_path_factory.mktemp("evaluate")
     params = tiny_params()
+    lexicon = root / "antonyms_wordnet.tsv"  # what the pipeline's antonym_lexicon rule writes
+    write_antonym_file(wordnet_antonyms(params), lexicon)
+    params["swap"]["lexicons"]["antonyms"]["path"] = str(lexicon)
     canonical = root / "data" / "canonical"
     dev = canonical_table(params, "snli", "dev", "snli/snli_1.0_dev.jsonl", canonical)
     test = canonical_table(params, "snli", "test", "snli/snli_1.0_test.jsonl", canonical)
     sets = root / "data" / "sets"
     build_set("negation", test, sets / "stress" / "negation" / "snli_test.parquet", params)
     build_set("permute", test, sets / "permute" / "permute" / "snli_test.parquet", params, overrides={"q": 3})
-    build_set("antonym_in_situ", test, sets / "swap" / "antonym_in_situ" / "snli_test.parquet", params)
+    build_set("antonym_in_situ", test, sets / "swap" / "antonym_in_situ" / "snli_test.parquet", params,
+              overrides={"train_table": str(dev)})  # the unseen-pair factor's training counts
     model = root / "models" / "cbow"
     train(params, "cbow", dev, model)
     params_file = root / "params.json"
@@ -295,7 +300,8 @@ def test_a_template_parses_only_label_words() -> None:
     assert template.render("A.", "B.", [("C.", "D.", "neutral")]).count("Answer:") == 2
 
 
-def test_bad_model_specs_get_one_line_errors(project, tmp_path, capsys) -> None:
+def test_bad_model_specs_get_one_line_errors(project, tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a refused spec leaves nothing behind, not even a response cache
     for spec, words in (("openai:some-model", "--base-url"), ("predictions:", "nothing after"),
                         (f"predictions:{tmp_path / 'none.jsonl'}", "not found")):  # fmt: skip
         code = main(["evaluate", "--model", spec, "--data", str(project["data"]), "-o", str(tmp_path / "x"),
@@ -309,3 +315,4 @@ def test_bad_model_specs_get_one_line_errors(project, tmp_path, capsys) -> None:
                  "--set-json", f"@{bad}"])  # fmt: skip
     err = capsys.readouterr().err.strip().splitlines()
     assert code != 0 and len(err) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -88,10 +89,26 @@ def _swap_statistics(model: str, runs: Sequence[tuple[EvalSet, Path]], params: M
 def evaluate(spec: ModelSpec, sets: Sequence[EvalSet], output: Path, params: Mapping[str, Any],
              data: Path, device: Any, strict: bool = False, base_url: str | None = None,
              cache: str | None = None) -> dict[str, Any]:  # fmt: skip
-    """Evaluate ``spec`` on ``sets`` into ``output``; return everything the report shows."""
+    """Evaluate ``spec`` on ``sets`` into ``output``; return everything the report shows.
+
+    Answers are kept as they are made (a rerun resumes from them); a run that fails before
+    any answer was written leaves no output folder behind.
+    """
     check_replaceable(output)  # a user's own non-empty folder is refused unless --force
+    created = not output.exists()
     output.mkdir(parents=True, exist_ok=True)
     (output / OUTPUT_MARK).touch()
+    try:
+        return _evaluate(spec, sets, output, params, data, device, strict, base_url, cache)
+    except BaseException:
+        if created and all(p.name == OUTPUT_MARK for p in output.iterdir()):
+            shutil.rmtree(output)
+        raise
+
+
+def _evaluate(spec: ModelSpec, sets: Sequence[EvalSet], output: Path, params: Mapping[str, Any],
+              data: Path, device: Any, strict: bool, base_url: str | None,
+              cache: str | None) -> dict[str, Any]:  # fmt: skip
     answers = Answers(spec, params, output, device, base_url, cache)
     # A language model's unanswered rows are an outcome, counted; a predictions file's gaps are
     # what --strict is about.

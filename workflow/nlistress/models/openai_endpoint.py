@@ -128,10 +128,6 @@ class OpenAIPredictor:
 
     def __init__(self, model: str, template: PromptTemplate, shots: Sequence[tuple[str, str, str]],
                  settings: EndpointSettings, llm: LLMSettings, cache: ResponseCache) -> None:  # fmt: skip
-        if not settings.base_url:
-            raise ConfigError("openai: give the endpoint with --base-url URL (or models.openai.base_url)")
-        if settings.api not in APIS:
-            raise ConfigError(f"models.openai.api: expected one of {APIS}, got {settings.api!r}")
         self.model, self.template, self.shots = model, template, list(shots)
         self.settings, self.llm, self.cache = settings, llm, cache
         self.url = settings.base_url.rstrip("/") + ("/chat/completions" if settings.api == "chat" else "/completions")
@@ -148,6 +144,10 @@ class OpenAIPredictor:
     def load(cls, model: str, params: Mapping[str, Any], base_url: str | None = None,
              cache: str | None = None) -> OpenAIPredictor:  # fmt: skip
         settings = EndpointSettings.from_params(params, base_url=base_url, cache=cache)
+        if not settings.base_url:  # checked before the cache file is made
+            raise ConfigError("openai: give the endpoint with --base-url URL (or models.openai.base_url)")
+        if settings.api not in APIS:
+            raise ConfigError(f"models.openai.api: expected one of {APIS}, got {settings.api!r}")
         llm = LLMSettings.from_params(params)
         shots = few_shot_examples(llm.shots_from, llm.shots, llm.seed)
         return cls(model, template_named(llm.template), shots, settings, llm, ResponseCache(Path(settings.cache)))
