@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -138,9 +139,25 @@ def _stop(folder: Path, env: dict[str, str]) -> None:
 
 @contextmanager
 def single_node_slurm(folder: Path) -> Iterator[dict[str, str]]:
-    """Run a one-node SLURM cluster while the block runs; yield the environment to use it."""
+    """Run a one-node SLURM cluster while the block runs; yield the environment to use it.
+
+    The daemons see ``folder`` through a short link in /tmp: slurmd's step sockets live in
+    its spool folder, and a Unix socket path may not exceed 108 bytes (a pytest folder such
+    as /tmp/pytest-of-root/pytest-134/popen-gw1/<test>/... is longer).
+    """
     _check_prerequisites()
     folder.mkdir(parents=True, exist_ok=True)
+    alias = Path(tempfile.mkdtemp(prefix="slurm-", dir="/tmp"))
+    (alias / "c").symlink_to(folder.resolve(), target_is_directory=True)
+    try:
+        with _single_node_slurm(alias / "c") as env:
+            yield env
+    finally:
+        shutil.rmtree(alias, ignore_errors=True)
+
+
+@contextmanager
+def _single_node_slurm(folder: Path) -> Iterator[dict[str, str]]:
     for sub in ("state", "spool"):
         (folder / sub).mkdir(exist_ok=True)
     host = socket.gethostname().split(".")[0]
