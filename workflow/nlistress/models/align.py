@@ -60,8 +60,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import torch
-from safetensors import SafetensorError
-from safetensors.torch import load_file
 from torch import nn
 
 from ..errors import ConfigError, DataError
@@ -305,7 +303,7 @@ class AlignPredictor:
              device: torch.device, params: Mapping[str, Any]) -> AlignPredictor:  # fmt: skip
         """The model of ``model_dir``, with the spaCy pipeline of ``params`` (``resources``),
         which must be the one the model was trained with."""
-        from .predict import check_label_order
+        from .predict import load_weights
 
         path = model_dir / FEATURES_FILE
         try:
@@ -322,17 +320,7 @@ class AlignPredictor:
                               "resources.spacy_model at that pipeline, or retrain")  # fmt: skip
         labels = tuple(config["labels"])
         model = AlignClassifier(config["settings"], len(labels))
-        weights = model_dir / "model.safetensors"
-        if not weights.is_file():
-            raise DataError(model_dir, "no model.safetensors in the model directory")
-        try:
-            check_label_order(weights, labels)
-            model.load_state_dict(load_file(weights))
-        except SafetensorError as exc:
-            raise DataError(weights, f"not a readable safetensors file ({exc})") from None
-        except (RuntimeError, OSError) as exc:
-            raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
-        model.to(device).eval()
+        load_weights(model, model_dir, labels, device)
         return cls(model, Featurizer(nlp, features), int(settings["batch_size"]), device, labels)
 
 

@@ -90,17 +90,7 @@ class EncoderPredictor:
         vocab = Vocabulary.load(model_dir / "vocab.json")
         labels = tuple(config["labels"])
         model = build_model(config["arch"], vocab.tokens, config["settings"], len(labels))
-        weights = model_dir / "model.safetensors"
-        if not weights.is_file():
-            raise DataError(model_dir, "no model.safetensors in the model directory")
-        try:
-            check_label_order(weights, labels)
-            model.load_state_dict(load_file(weights))
-        except SafetensorError as exc:
-            raise DataError(weights, f"not a readable safetensors file ({exc})") from None
-        except (RuntimeError, OSError) as exc:
-            raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
-        model.to(device).eval()
+        load_weights(model, model_dir, labels, device)
         return cls(model, vocab, int(config["settings"]["max_length"]), int(settings["batch_size"]),
                    device, bool(settings["mixed_precision"]), labels)  # fmt: skip
 
@@ -121,6 +111,22 @@ class EncoderPredictor:
                 out[idx] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
         self.model.train(was_training)
         return out
+
+
+def load_weights(model: torch.nn.Module, model_dir: Path, labels: Sequence[str], device: torch.device) -> None:
+    """Load ``model_dir/model.safetensors`` into ``model`` (on ``device``, in eval mode), after
+    checking the head's recorded label order; any problem is a one-line DataError."""
+    weights = model_dir / "model.safetensors"
+    if not weights.is_file():
+        raise DataError(model_dir, "no model.safetensors in the model directory")
+    try:
+        check_label_order(weights, labels)
+        model.load_state_dict(load_file(weights))
+    except SafetensorError as exc:
+        raise DataError(weights, f"not a readable safetensors file ({exc})") from None
+    except (RuntimeError, OSError) as exc:
+        raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
+    model.to(device).eval()
 
 
 def check_label_order(weights: Path, labels: Sequence[str]) -> None:
