@@ -94,7 +94,7 @@ def built(params, tmp_path_factory):
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _EDITED = re.compile(
-    rf"^(?:(?P<rel>less than|more than) )?(?P<cur>(?:\$|£|€|₹|¥|Rs\.?|INR)\s?)?(?P<num>{_NUM})$",
+    rf"^(?:(?P<rel>less than|fewer than|more than) )?(?P<cur>(?:\$|£|€|₹|¥|Rs\.?|INR)\s?)?(?P<num>{_NUM})$",
     re.IGNORECASE,
 )
 
@@ -151,13 +151,13 @@ def check_row(row, change_range):
     if not flipped:  # premise: exactly x; hypothesis: relation y (or exactly y)
         if relation is None:
             derived = "entailment" if y == x else "contradiction"
-        elif relation == "less than":
+        elif relation in ("less than", "fewer than"):
             derived = "entailment" if x < y else "contradiction"
         else:
             derived = "entailment" if x > y else "contradiction"
     else:  # premise: relation y; hypothesis: exactly x. "< y" allows x but does not force it.
         assert relation is not None
-        consistent = x < y if relation == "less than" else x > y
+        consistent = x < y if relation in ("less than", "fewer than") else x > y
         derived = "neutral" if consistent else "contradiction"
 
     rule = {
@@ -444,6 +444,29 @@ def test_apply_edit_puts_the_relation_before_the_currency_and_capitalises():
     assert changed.text[changed.edit_start : changed.edit_end] == "150"
     first = apply_edit("350 people met John.", Number("350", 0, 3), "300", "more than")
     assert first.text == "More than 300 people met John."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "number", "wording"),
+    [
+        # things counted take "fewer than" (a judged row read "less than 17 musicians")
+        ("Rijon is the bass player in a wedding band which has 9 musicians", "9", "fewer than"),
+        ("So far, 12 people have signed up for the trip.", "12", "fewer than"),
+        # amounts, units, money and shares keep "less than"
+        ("As a result, it arrives 2 hours late than its normal time.", "2", "less than"),
+        ("Her faulty spring balance reads 0.9 kg for a KG.", "0.9", "less than"),
+        ("Chartering the plane costs $5,000.", "5,000", "less than"),
+        ("Solution A has 5% salt concentration and remaining water.", "5", "less than"),
+    ],
+)
+def test_less_than_is_fewer_than_before_things_counted(params, sentence, number, wording):
+    assert sentence in " ".join(
+        json.loads(line)["question"] for line in (SHARED_DATA / "aqua_rat/dev.json").open(encoding="utf-8")
+    )
+    generator = Numerical("numerical", _settings(params), params)
+    found = next(n for n in find_numbers(sentence) if n.text == number)
+    assert generator._wording(sentence, found, "less than") == wording
+    assert generator._wording(sentence, found, "more than") == "more than"
 
 
 @pytest.mark.parametrize(

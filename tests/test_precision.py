@@ -19,8 +19,9 @@ from nlistress.manifest import RowCounts
 from nlistress.perturb.antonymy import Antonymy
 from nlistress.perturb.base import Context
 from nlistress.perturb.numerical import Numerical
-from nlistress.perturb.precision import SourceGrammar, drop_reason
+from nlistress.perturb.precision import drop_reason
 from nlistress.perturb.runner import read_input
+from nlistress.perturb.source_grammar import SourceGrammar
 from nlistress.perturb.tautology import conjoin
 from nlistress.resources import spacy_pipeline, wordnet
 from nlistress.swap.lexicons import substitutes
@@ -41,6 +42,14 @@ def _in_file(rel: str, text: str) -> None:
 
 MNLI = "mnli/multinli_1.0_dev_matched.jsonl"
 SNLI = "snli/snli_1.0_dev.jsonl"
+AQUA = "aqua_rat/dev.json"
+
+
+def _in_any_file(text: str) -> None:
+    """``text`` occurs in one of the shared SNLI, MultiNLI or AQuA-RAT files."""
+    files = (SNLI, "snli/snli_1.0_test.jsonl", MNLI, AQUA, "aqua_rat/test.json")
+    escaped = json.dumps(text)[1:-1]
+    assert any(escaped in (SHARED_DATA / rel).read_text(encoding="utf-8") for rel in files), text
 
 # -- antonymy ------------------------------------------------------------------
 
@@ -66,6 +75,32 @@ ANTONYMY_DROPPED = [
      "across the bay to Basse-Terre.", "position"),
     ("The public health official's version of the line, Take my wife, please, is Tell Americans "
      "to eat kale five times a week.", "position"),
+    # found by the judged sample of the 2026-11 build: a comparative WordNet lists apart from its
+    # excluded base ("greater" -> "lesser than"), a sense-dependent antonym ("soft" is "hard"
+    # or "loud"), an attitude that asserts nothing ("had trouble believing"), a source typo
+    # ("beed") and two sentences run together ("it.They")
+    # ("greater" itself is an excluded lemma; the sentence's commonest reason is the other
+    # adjectives' attributive position)
+    ("Net nonfederal saving was greater than net federal saving.", "position"),
+    ("He is way too loud.", "abstract_subject"),
+    ("It moved softly in his hand, alerting him to the presence.", "excluded_lemma"),
+    ("They had trouble believing the setting was based on a real place.", "negation"),
+    ("It's beed super dry.", "source_grammar"),
+    # ... and by the judged sample of the rebuilt set: a contrast with the antonym beside the
+    # word ("male, female" -> "male, male"), a degree word on the copula ("sorely absent"), a
+    # relative clause picking out a group, an opinion some hold ("For many"), "unmarried to"
+    ("Interpreters will be distributed at an even male, female ratio.", "comparison_standard"),
+    ("Restaurants and cuisine are sorely absent in Dublin", "comparison_standard"),
+    ("For many, this was considered the best position the US had ever been in financially.", "modal"),
+    ("Louis XIV was married to Madame de Maintenon on the chateau.", "excluded_lemma"),
+    # "There is an old woman" and "There is a young woman" may both hold
+    ("There is an old woman in the village that I have been visiting. ", "existential_scope"),
+    # ... and so may a house built, a day it rains, or any contribution
+    ("Gates constructed a large house in the Seattle area.", "existential_scope"),
+    ("A bigger contribution means to support candidate Y.", "existential_scope"),
+    ("Having her own furniture in the house made it much more comfortable for her. Yet still able "
+     "get assistance if she needed it.They check on them two or three times a day and give their "
+     "medication also.", "disfluent"),
 ]
 ANTONYMY_KEPT = [
     ("The air is warm.", "The air is cool."),
@@ -73,6 +108,10 @@ ANTONYMY_KEPT = [
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
     ("The phone modem was easy to set up and use.", "The phone modem was difficult to set up and use."),
+    # "loud" of a voice (not of a person) keeps its sound sense
+    ("The monster's voice was loud and scary. ", "The monster's voice was soft and scary. "),
+    # a relative clause after a comma adds to what is said of one bar
+    ("They have a bar, which is always empty.", "They have a bar, which is always full."),
 ]
 
 
@@ -94,6 +133,18 @@ def test_antonymy_drops_each_failure_class(params, text, reason):
     hypotheses, counts = _antonymy(params, text)
     assert hypotheses == []
     assert counts.dropped[drop_reason(reason)] == 1, counts.dropped
+
+
+def test_a_relative_clause_that_picks_out_a_group_is_not_edited(params):
+    """ "Women who have become rich ..." and "Women who have become poor ..." speak of two groups."""
+    text = ("Women who have become rich and famous by telling everyone else how to better do their "
+            "laundry are making people fed up.")
+    _in_file(MNLI, text)
+    settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
+    generator = Antonymy("antonymy", settings, params)
+    table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
+    rows = list(generator.generate(table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence")))
+    assert rows == [] and generator.rejected["existential_scope"] >= 1, generator.rejected
 
 
 @pytest.mark.parametrize(("text", "edited"), ANTONYMY_KEPT)
@@ -177,13 +228,15 @@ def test_substitutes_come_from_the_antonym_sense_only(params):
         # the source's own error ("A young women") stays in every row built from it
         ("A young women , in a black shirt , is holding a bike , while a young boy is holding a "
          "skateboard .", "black", "white", "source_grammar"),
+        # "a tool" -> "a scissors" (a plural-only noun after "a")
+        ("A woman uses a tool .", "tool", "scissors", "agreement"),
     ],
 )
 def test_swap_occurrences_that_cannot_be_swapped(params, text, word, other, reason):
     _in_file(SNLI, text)
     occurrences = OccurrenceFilter(params, "swap.filters", {})
     occurrences.check_grammar()
-    relation = "hypernym" if other == "game" else "antonym"
+    relation = "hypernym" if other in ("game", "scissors") else "antonym"
     allowed = occurrences.pair_pos(word, other, relation)
     assert reason in occurrences.reasons(text, word, allowed, other)
 
@@ -229,10 +282,33 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ("indain woman playing cricket with white woman", "no determiner on 'woman'"),
         ("A brown a dog and a black dog in the edge of the ocean with a wave under them boats are "
          "on the water in the background .", "two determiners"),
+        # the rows judged ungrammatical in the 2026-11 samples
+        ("Flaming are shooting from the rear of a race car .", "gerund 'Flaming' with a plural verb"),
+        ("A boy in a red shirt with arms outstretched on the side of hill .", "no determiner on 'hill'"),
+        ("Last year Joe grew 2 inch and Sally grew 200 percent more than Joe grew", "plural number on 'inch'"),
+        ("Last year Sahara, Tata, Singhania and Birla each has 250 industries",
+         "present 'has' with a past time"),
+        ("10% of total students are interested in Basketball and remaining 20 students are not "
+         "interested in any games", "no article before 'remaining'"),
+        ("A girl stands near a clothing rack ,", "ends in a comma"),
+        ("A man with white tennis shoes and an orange jacket , is sitting in a lawn chair .",
+         "a comma between the subject and 'is'"),
+        ("A man in a striped shirt and lady in a black hat are watching a young band perform on stage .",
+         "no determiner on 'lady'"),
+        ("A Man in a blue shirt and jeans is walking across the street .", "capital on the common noun 'Man'"),
+        ("John buys koolaid for 12$ at a local store", "currency sign after the number"),
+        ("In a class, 8% of total students are interested in Football", "no article before 'total'"),
+        ("An asian man wearing a blue shirt is kicking up water .", "lower-case 'asian'"),
+        ("Street performer with bowler hat and high boots performs outside .",
+         "no determiner on the subject 'performer'"),
+        ("Beautiful red car among many at a car show full of excited car enthusiasts held on a tree "
+         "lined street .", "no determiner on the subject 'car'"),
+        ("Diamonds are rated alphabetically, the ones from D to F are considered the best.",
+         "comma splice before 'considered'"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
-    _in_file(SNLI, text)
+    _in_any_file(text)
     doc = spacy_pipeline(params)(text)
     assert any(f.startswith(fault) for f in SourceGrammar(wordnet(params)).faults(doc[:])), fault
 
@@ -246,9 +322,23 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
         # "a" belongs to the jacket, not to "jeans"
         "A child in a jeans jacket and shorts holding up a white dress as another darker-skinned "
         "child looks at it .",
+        # unit symbols do not take a plural; a measure before an adjective is a modifier
+        "Kevin drove from A to B at a constant speed of 70 mph",
+        "A stunning six foot blonde woman sat at the bar with the men after work.",
+        # a role after "as", an irregular participle
+        "Wallace was reelected as governor of Illinois.",
+        "My parents have never gone sailing or white water rafting.",
+        # a shared article, a name in capitals, a bare plural after "Entire"
+        "A man and woman are sitting at a table in front of a sign that reads IL PORTO and two wine "
+        "bottles and two wineglasses are on the table .",
+        "The kids are playing Ticket to Ride while riding a kayak down the New River .",
+        "Entire neighborhoods have been flattened just to make life easier for them.",
+        # a trademark used as a common noun; a noun after "kind of"
+        "The dog is trying to catch a frisbee .",
+        "I think it's one or the other kind of shirt.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):
-    _in_file(SNLI if "jeans" not in text else "snli/snli_1.0_test.jsonl", text)
+    _in_any_file(text)
     doc = spacy_pipeline(params)(text)
     assert SourceGrammar(wordnet(params)).faults(doc[:]) == []

@@ -15,7 +15,7 @@ antonym cannot hold of the same thing at the same time. The precision filters
 - the sentence filters of :mod:`.precision` (questions, imperatives,
   fragments, negation, modals, conditionals);
 - ``source_grammar``: the sentence was ungrammatical before the edit (a typo,
-  number disagreement, a missing article: :class:`.precision.SourceGrammar`),
+  number disagreement, a missing article: :class:`.source_grammar.SourceGrammar`),
   so the edited pair would be too;
 - ``excluded_lemma``: quantifiers, determiners and ordinals (``many``/``few``,
   ``more``/``less``, ``other``/``same``, ``first``/``last``, ...) and lemmas
@@ -26,7 +26,9 @@ antonym cannot hold of the same thing at the same time. The precision filters
   multiword lemma ("public health", "high school", "first place");
 - ``rare_sense``: Lesk's sense is not the lemma's most frequent sense (SemCor
   counts, ``lemma.count()``), or every antonym has a SemCor frequency below
-  ``min_sense_count`` ("random" -> "nonrandom", "whole" -> "fractional");
+  ``min_sense_count`` ("random" -> "nonrandom", "whole" -> "fractional") and
+  is not the word with or without a negative prefix ("typical" -> "atypical",
+  "unemployed" -> "employed");
 - ``ambiguous_antonym``: the lemma's antonyms differ by sense ("old" ->
   "young" or "new") and no single antonym holds ``min_antonym_share`` of the
   lemma's SemCor frequency, or Lesk's sense does not have the dominant one;
@@ -43,13 +45,20 @@ antonym cannot hold of the same thing at the same time. The precision filters
   positions are dropped;
 - ``existential_scope``: the noun the adjective describes is a bare plural,
   has a number, or is quantified existentially ("some", "many", "several"):
-  "some cheap hotels" and "some expensive hotels" are compatible;
+  "some cheap hotels" and "some expensive hotels" are compatible; so are two
+  relative clauses that pick out such a group ("Women who have become rich"
+  and "Women who have become poor"), and two things said to exist ("There is
+  an old woman in the village" and "There is a young woman in the village"),
+  and an indefinite physical object of having or making ("has an old pulpit"
+  and "has a new pulpit"), a time something happens on ("on a wet day") or
+  the subject of a generic present ("A bigger contribution means ...");
 - ``comparison_standard``: the word is in the standard of a comparison
   ("better than the old one", "much like a large account", "the difference
   between an economy with a high standard ..."), in an equative, degree or focus construction
   ("as good as new", "strong enough to move", "almost impossible", "only
   available") or in an embedded degree question
-  ("how successful someone is") or a measure phrase ("a mile long");
+  ("how successful someone is") or a measure phrase ("a mile long"), or
+  beside its own antonym ("an even male, female ratio" would become "male, male");
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
   physical or visual property: temperature, weight, brightness, colour)
   describes something that is not a physical thing in its first WordNet
@@ -94,13 +103,13 @@ from .precision import (
     SCOPE_FILTERS,
     SENTENCE_FILTERS,
     FilterSwitch,
-    SourceGrammar,
     decisive,
     drop_reason,
     scope_reasons,
     sentence_reasons,
     wordnet_compound,
 )
+from .source_grammar import SourceGrammar
 from .wording import indefinite, match_case
 
 log = logging.getLogger(__name__)
@@ -167,10 +176,18 @@ _DEGREE_WORDS = frozenset(
      "only", "merely", "just", "barely", "somewhat", "fairly", "quite", "sorely"}
 )
 # Adjectives whose sense shifts when said of a person ("a dark man", "a cold woman", "a bright
-# student"), so their antonym no longer contradicts.
+# student", "way too loud", "soft at heart"), so their antonym no longer contradicts.
 _SENSE_SHIFTS_FOR_PEOPLE = frozenset(
-    {"dark", "fair", "light", "bright", "hot", "cold", "cool", "warm", "sharp", "dull", "sweet", "sour"}
+    {"dark", "fair", "light", "bright", "hot", "cold", "cool", "warm", "sharp", "dull", "sweet", "sour",
+     "loud", "soft"}
 )
+# Verbs whose indefinite object may be one of several such things ("has an old pulpit").
+_HAVING_VERBS = frozenset(
+    {"have", "own", "build", "construct", "buy", "make", "get", "keep", "find", "see", "sell",
+     "carry", "hold", "wear", "bring", "contain", "include", "feature", "offer"}
+)
+# Times a thing happens on: "the perfect size for a couple of hours on a wet day".
+_OCCASIONS = frozenset({"day", "night", "evening", "morning", "afternoon", "week", "weekend", "occasion"})
 # Relations an "old" holds in time, not age ("my old friend" is a friend of long standing).
 _RELATIONS = frozenset(
     {"friend", "colleague", "acquaintance", "enemy", "rival", "flame", "ally", "classmate",
@@ -559,6 +576,29 @@ class Antonymy(Generator):
             s.name() == "physical_entity.n.01" for p in senses[0].hypernym_paths() for s in p
         ) and not any(s.name() == "abstraction.n.06" for p in senses[0].hypernym_paths() for s in p)
 
+    def _one_of_several(self, wn: Any, noun: Any) -> bool:
+        """An indefinite noun phrase that may be one of several things of its kind.
+
+        The object of having or making, when it is a physical thing ("has an old
+        pulpit", "constructed a large house": a new pulpit or a small house may
+        be there too); a time a thing happens on ("on a wet day"); the subject
+        of a generic present ("A bigger contribution means support").
+        """
+        if not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children):
+            return False
+        if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _HAVING_VERBS:
+            # a thing in one of its first two senses ("sculpture" is first the art, then the work)
+            return any(
+                any(s.name() == "physical_entity.n.01" for path in sense.hypernym_paths() for s in path)
+                for sense in wn.synsets(noun.lemma_.lower(), "n")[:2]
+            )
+        if noun.dep_ == "pobj" and noun.lemma_.lower() in _OCCASIONS:
+            return True
+        verb = noun.head
+        return noun.dep_ == "nsubj" and verb.tag_ == "VBZ" and not any(
+            c.dep_ in ("aux", "auxpass") for c in verb.children
+        ) and verb.lemma_.lower() != "be"
+
     @staticmethod
     def _describes_one(noun: Any) -> bool:
         """The noun phrase introduces or predicates one thing ("a long walk", "it was a good idea").
@@ -593,7 +633,9 @@ class Antonymy(Generator):
                      synset: Any, position: str, resolved: bool = False) -> str | None:
         """The first switched-on word filter that rejects this candidate, or None."""
         on = self.filters
-        if on("excluded_lemma") and (lemma in self.exclude_lemmas or token.lower_ in self.exclude_lemmas):
+        if on("excluded_lemma") and (
+            {lemma, token.lower_, token.lemma_.lower()} & self.exclude_lemmas
+        ):  # (spaCy's lemma too: WordNet lists "greater" apart from "great")
             return "excluded_lemma"
         if on("named_entity"):
             head = token.head
@@ -609,7 +651,8 @@ class Antonymy(Generator):
         if on("rare_sense") and (
             (synset is not entry.synsets[entry.most_frequent] and not resolved)
             or not any(
-                a.count() >= self.min_sense_count or _negative_prefix(a.name(), lemma)
+                a.count() >= self.min_sense_count
+                or _negative_prefix(a.name(), lemma) or _negative_prefix(lemma, a.name())
                 for a in sense.antonyms
             )
         ):
@@ -668,6 +711,16 @@ class Antonymy(Generator):
                 or described.dep_ not in ("nsubj", "nsubjpass"),
             )
             or (position == "attributive" and token.head.lemma_.lower() in _QUANTITY_NOUNS)
+            or any(  # "Women who have become rich ...": the clause picks out whom it speaks of
+                a.dep_ == "relcl" and self._existential(a.head, bare_plural=True)
+                for a in (token, *token.ancestors)
+            )
+            or any(  # "There is an old woman in the village": one of perhaps several
+                a.pos_ == "NOUN" and a.dep_ in ("attr", "nsubj")
+                and any(c.dep_ == "expl" for c in a.head.children)
+                for a in (token, *token.ancestors)
+            )
+            or (position == "attributive" and self._one_of_several(wn, token.head))
         ):
             return "existential_scope"
         if on("comparison_standard") and (
@@ -678,7 +731,14 @@ class Antonymy(Generator):
                 for a in token.ancestors
             )
             or any(c.lower_ in _DEGREE_WORDS for c in token.children)
+            or (token.dep_ in _PREDICATIVE and any(  # "are sorely absent"
+                c.lower_ in _DEGREE_WORDS and c.dep_ == "advmod" and c.i < token.i for c in token.head.children
+            ))
             or any(c.dep_ == "npadvmod" for c in token.children)  # "a mile long"
+            or any(  # a contrast with its own antonym beside it: "an even male, female ratio"
+                w.lemma_.lower() in {a.name().lower() for a in sense.antonyms}
+                for w in token.doc[max(token.i - 3, 0) : token.i + 4]
+            )
         ):
             return "comparison_standard"
         return None
@@ -941,13 +1001,15 @@ class Antonymy(Generator):
 
 
 def _negative_prefix(antonym: str, lemma: str) -> bool:
-    """``antonym`` is ``lemma`` with a negative prefix ("unhappy", "impossible", "dishonest").
+    """``antonym`` is ``lemma`` with a negative prefix ("unhappy", "impossible", "dishonest",
+    "atypical", "abnormal").
 
-    Such antonyms are rare in SemCor but never a different sense; "non-" forms
+    Such antonyms are rare in SemCor but never a different sense (nor is the
+    word without its prefix: "unemployed" -> "employed"); "non-" forms
     ("nonfinancial") are left out: they classify rather than negate a property.
     """
     antonym, lemma = antonym.lower(), lemma.lower()
-    return any(antonym == prefix + lemma for prefix in ("un", "in", "im", "il", "ir", "dis"))
+    return any(antonym == prefix + lemma for prefix in ("un", "in", "im", "il", "ir", "dis", "a", "ab"))
 
 
 def _inflect(antonym: str, tag: str, pos: str) -> str:

@@ -14,6 +14,9 @@ Following the paper:
      pounds" -> "Tim has less than 750 pounds");
    * contradiction: with equal probability a randomly chosen number is changed
      (no prefix), or it is kept and prefixed with "less than"/"more than";
+     before a plural noun that counts separate things, "less than" is
+     written "fewer than" ("fewer than 17 musicians"; "less than 10 kg",
+     "less than 3 hours", "less than $300" keep it);
    * neutral: the entailed pair flipped (from "less than 750" one cannot
      conclude "350").
 
@@ -65,7 +68,7 @@ keep only premises whose three labels the rules decide:
   changed number ("If he pays 12 installments", "wants to find 10 people"):
   a number that is not asserted cannot be compared;
 * ``source_grammar``: the sentence was ungrammatical to begin with (a typo,
-  "2 inch", a missing article: :class:`.precision.SourceGrammar`);
+  "2 inch", a missing article: :class:`.source_grammar.SourceGrammar`);
 * ``entity_quality``: an entity counts only when it looks like a name: words
   of letters only, at least one of them capitalised and longer than one
   letter, none a single capital or a two-letter capital pair (geometry's
@@ -110,17 +113,21 @@ from .precision import (
     SCOPE_FILTERS,
     SENTENCE_FILTERS,
     FilterSwitch,
-    SourceGrammar,
     decisive,
     drop_reason,
     scope_reasons,
     sentence_reasons,
 )
+from .source_grammar import SourceGrammar
 
 log = logging.getLogger(__name__)
 
 LABEL_IDS = {label: i for i, label in enumerate(LABELS)}
 LESS, MORE = "less than", "more than"
+FEWER = "fewer than"  # LESS before a plural count noun
+_PLURAL_COLLECTIVES = frozenset({"people", "persons", "cattle", "police"})
+#: WordNet classes of amounts, which take "less than" in the plural ("less than 10 hours")
+_AMOUNT_CLASSES = frozenset({"unit_of_measurement.n.01", "measure.n.02"})
 
 # Why a sentence was dropped (manifest `dropped` keys); the rationale reason is
 # formatted with max_rationale_sentences, the entity reason with the labels.
@@ -518,6 +525,32 @@ class Numerical(Generator):
             new, used = change_value(number.value, decimals_of(number.text), -used, ratio)
         return format_like(new, number.text), used, ratio
 
+    def _wording(self, sentence: str, number: Number, relation: str) -> str:
+        """``relation`` as written before ``number``: "fewer than" for things counted.
+
+        A number counts separate things when a plural noun follows it whose
+        first WordNet sense is not a unit or measure ("17 musicians", "100,000
+        votes"); money, percentages and units ("$300", "40%", "10 kg", "3
+        hours") are amounts and keep "less than".
+        """
+        if relation != LESS or _CURRENCY_BEFORE.search(sentence[: number.start]) or _is_percent(sentence, number):
+            return relation
+        following = re.match(r"\s+([A-Za-z]+)", sentence[number.end :])
+        if following is None:
+            return relation
+        word = following.group(1).lower()
+        wn = wordnet(self.params)
+        base = wn.morphy(word, "n")
+        if word in _PLURAL_COLLECTIVES:
+            return FEWER
+        if base is None or base == word:
+            return relation  # not a plural noun
+        senses = wn.synsets(base, "n")
+        counted = bool(senses) and not any(
+            s.name() in _AMOUNT_CLASSES for path in senses[0].hypernym_paths() for s in path
+        )
+        return FEWER if counted else relation
+
     def pairs(
         self, sentence: str, numbers: Sequence[Number], rng: Any
     ) -> list[tuple[str, str, str, Edit, dict[str, Any]]]:
@@ -526,7 +559,7 @@ class Numerical(Generator):
         number = numbers[rng.randrange(len(numbers))]
         new_literal, direction, ratio = self._change(number, rng, _is_percent(sentence, number))
         relation = LESS if number_value(new_literal) > number.value else MORE
-        entailed = apply_edit(sentence, number, new_literal, relation)
+        entailed = apply_edit(sentence, number, new_literal, self._wording(sentence, number, relation))
         change_info = {"change_direction": direction, "change_ratio": ratio}
         # Contradiction: change a number, or prefix an unchanged one.
         number_c = numbers[rng.randrange(len(numbers))]
@@ -539,7 +572,9 @@ class Numerical(Generator):
             info_c = {"change_direction": direction_c, "change_ratio": ratio_c}
         else:
             relation_c = rng.choice((LESS, MORE))
-            contradicted = apply_edit(sentence, number_c, number_c.text, relation_c)
+            contradicted = apply_edit(
+                sentence, number_c, number_c.text, self._wording(sentence, number_c, relation_c)
+            )
             rule_c = "contradiction-prefixed"
             info_c = {"change_direction": None, "change_ratio": None}
         return [

@@ -24,7 +24,8 @@ all its rows, and an example left without pairs is counted in the manifest as
     place is ungrammatical.
 ``agreement``
     the sentence already disagrees in number around the word ("Three woman
-    are standing"), which any edit would keep.
+    are standing"), which any edit would keep, or the swap would put "a"
+    before a plural-only noun ("uses a tool" -> "uses a scissors").
 ``fixed_expression``
     "old"/"young" measured in years ("forty years old" -> "forty years young").
 ``gendered_pronoun``
@@ -36,7 +37,7 @@ all its rows, and an example left without pairs is counted in the manifest as
     asserts ("is not sitting").
 ``source_grammar``
     the premise or hypothesis was ungrammatical before any swap (a typo, "A
-    young women", "woman drinks a beer": :class:`~nlistress.perturb.precision.SourceGrammar`);
+    young women", "woman drinks a beer": :class:`~nlistress.perturb.source_grammar.SourceGrammar`);
     every row built from it would be too.
 """
 
@@ -48,11 +49,11 @@ from typing import Any
 
 from ..perturb.precision import (
     FilterSwitch,
-    SourceGrammar,
     scope_reasons,
     sentence_reasons,
     wordnet_compound,
 )
+from ..perturb.source_grammar import PLURALIA, SourceGrammar
 from ..progress import with_progress
 from ..resources import spacy_pipeline, wordnet
 from .tokens import WORD
@@ -200,6 +201,10 @@ class OccurrenceFilter:
             for c in token.children
         ):
             out.append("agreement")
+        elif on("agreement") and PLURALIA & {token.lower_, swapped_with} and any(
+            c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children
+        ):
+            out.append("agreement")  # "uses a tool" -> "uses a scissors"
         if on("fixed_expression") and token.lower_ in ("old", "young") and (
             any(c.lower_ in _AGE_UNITS for c in token.children)
             or (token.i > 0 and doc[token.i - 1].lower_ in _AGE_UNITS)
