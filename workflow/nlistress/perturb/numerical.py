@@ -375,7 +375,8 @@ class Numerical(Generator):
         "number and a named person, place or organisation. For each premise one number is "
         "changed and prefixed with 'less than' or 'more than' so that the hypothesis is "
         "entailed ('Tim has 350 pounds' -> 'Tim has less than 750 pounds'); a contradiction "
-        "either changes a number or puts 'less than'/'more than' before an unchanged one; a "
+        "either changes a number or puts 'less than'/'more than' before an unchanged one "
+        "('fewer than' before things counted: 'fewer than 17 musicians'); a "
         "neutral pair is the entailed pair flipped. Every premise gives one pair of each "
         "label, so a model must compare the quantities rather than rely on word overlap."
     )
