@@ -35,8 +35,6 @@ _COUNTABLE_CLASSES = frozenset({"person.n.01", "animal.n.01"})
 _COUNTABLE_THINGS = frozenset(
     {"natural_elevation.n.01", "implement.n.01", "vehicle.n.01", "container.n.01", "clothing.n.01"}
 )
-#: trademarks written in lower case as common nouns ("catch a frisbee")
-_GENERIC_TRADEMARKS = frozenset({"frisbee", "frisbees", "lego", "legos", "jacuzzi", "velcro", "styrofoam", "popsicle"})
 #: ... except the mass nouns among them
 _MASS_THINGS = frozenset(
     {"luggage", "baggage", "pottery", "equipment", "gear", "furniture", "cutlery", "crockery",
@@ -45,14 +43,14 @@ _MASS_THINGS = frozenset(
      "sportswear", "outerwear", "knitwear", "headgear", "costume", "dress", "uniform", "camouflage",
      "drag", "denim", "leather", "lingerie", "nightwear", "formalwear", "mourning"}
 )
+#: trademarks written in lower case as common nouns ("catch a frisbee")
+_GENERIC_TRADEMARKS = frozenset({"frisbee", "frisbees", "lego", "legos", "jacuzzi", "velcro", "styrofoam", "popsicle"})
 #: adjectives that need a determiner before any noun: "of the total students"
 _DEFINITE_ADJECTIVES = frozenset({"total", "entire", "remaining"})
 #: words that need "the" before a number: "the remaining 20 students", "the first 3 days"
 _DEFINITE_BEFORE_NUMBER = frozenset({"remaining", "first", "last", "next", "following", "same", "other"})
 #: nouns a past time names with "last" ("last year"), or "ago" after them ("two days ago")
 _TIME_NOUNS = frozenset({"year", "month", "week", "night", "summer", "winter", "spring", "autumn", "season", "time"})
-
-
 #: verbs whose clause may follow a comma: "I think, it is fine"
 _THINKING_VERBS = frozenset({"think", "guess", "suppose", "believe", "mean", "know", "see", "hope", "bet", "reckon"})
 
