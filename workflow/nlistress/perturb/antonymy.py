@@ -105,6 +105,7 @@ from .precision import (
     FilterSwitch,
     decisive,
     drop_reason,
+    falls_under,
     scope_reasons,
     sentence_reasons,
     wordnet_compound,
@@ -572,9 +573,9 @@ class Antonymy(Generator):
         if noun.pos_ == "PRON":
             return noun.lower_ in _PERSON_PRONOUNS
         senses = wn.synsets(noun.lemma_.lower(), "n")
-        return bool(senses) and any(
-            s.name() == "physical_entity.n.01" for p in senses[0].hypernym_paths() for s in p
-        ) and not any(s.name() == "abstraction.n.06" for p in senses[0].hypernym_paths() for s in p)
+        return bool(senses) and falls_under(senses[0], {"physical_entity.n.01"}) and not falls_under(
+            senses[0], {"abstraction.n.06"}
+        )
 
     def _one_of_several(self, wn: Any, noun: Any) -> bool:
         """An indefinite noun phrase that may be one of several things of its kind.
@@ -589,8 +590,7 @@ class Antonymy(Generator):
         if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _HAVING_VERBS:
             # a thing in one of its first two senses ("sculpture" is first the art, then the work)
             return any(
-                any(s.name() == "physical_entity.n.01" for path in sense.hypernym_paths() for s in path)
-                for sense in wn.synsets(noun.lemma_.lower(), "n")[:2]
+                falls_under(sense, {"physical_entity.n.01"}) for sense in wn.synsets(noun.lemma_.lower(), "n")[:2]
             )
         if noun.dep_ == "pobj" and noun.lemma_.lower() in _OCCASIONS:
             return True

@@ -115,6 +115,7 @@ from .precision import (
     FilterSwitch,
     decisive,
     drop_reason,
+    falls_under,
     scope_reasons,
     sentence_reasons,
 )
@@ -547,9 +548,7 @@ class Numerical(Generator):
         if base is None or base == word:
             return relation  # not a plural noun
         senses = wn.synsets(base, "n")
-        counted = bool(senses) and not any(
-            s.name() in _AMOUNT_CLASSES for path in senses[0].hypernym_paths() for s in path
-        )
+        counted = bool(senses) and not falls_under(senses[0], _AMOUNT_CLASSES)
         return FEWER if counted else relation
 
     def pairs(

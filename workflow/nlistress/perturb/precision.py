@@ -423,6 +423,12 @@ def _in_wordnet(wn: Any, name: str, cache: dict[str, bool]) -> bool:
     return cache[name]
 
 
+def falls_under(synset: Any, classes: Iterable[str]) -> bool:
+    """``synset`` or one of its WordNet hypernyms is named in ``classes`` ("person.n.01")."""
+    names = set(classes)
+    return any(s.name() in names for path in synset.hypernym_paths() for s in path)
+
+
 def drop_reason(name: str) -> str:
     """The manifest's drop reason for a filter."""
     return f"filter: {name}"

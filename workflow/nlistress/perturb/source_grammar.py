@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .precision import SPEECH_VERBS, SUBJECT_DEPS
+from .precision import SPEECH_VERBS, SUBJECT_DEPS, falls_under
 
 #: nouns that go bare after a preposition ("at home", "by car", "on stage", "in bed")
 BARE_NOUN_IDIOMS = frozenset(
@@ -240,9 +240,7 @@ class SourceGrammar:
         key = (lemma, classes)
         if key not in self._countable:
             senses = self.wn.synsets(lemma, "n")
-            self._countable[key] = bool(senses) and any(
-                s.name() in classes for path in senses[0].hypernym_paths() for s in path
-            )
+            self._countable[key] = bool(senses) and falls_under(senses[0], classes)
         return self._countable[key]
 
     @staticmethod
