@@ -311,8 +311,11 @@ def test_ch_ensemble_trains_members_apart_and_predicts_their_mean(world: dict, t
 def test_bad_encoder_settings_are_named() -> None:
     from nlistress.models.settings import model_spec
 
-    with pytest.raises(ConfigError, match=r"models.zoo.nb.layer_scale: expected a list of positive integers"):
+    # The shape comes from the schema, read through the section even on the Python API.
+    with pytest.raises(ConfigError, match=r"^models.zoo.nb.layer_scale\[1\]: expected a value >= 1, got 0$"):
         model_spec(tiny_params(zoo={"nb": {"layer_scale": [1, 0]}}), "nb")
+    with pytest.raises(ConfigError, match=r"^models.zoo.nb.dropuot: unknown key \(allowed here: .*\); did you mean 'dropout'"):
+        model_spec(tiny_params(zoo={"nb": {"dropuot": 0.1}}), "nb")
     with pytest.raises(ConfigError, match=r"models.zoo.ch.char_widths: a filter of 5 characters is wider"):
         model_spec(tiny_params(zoo={"ch": {"char_max_length": 4}}), "ch")
     with pytest.raises(ConfigError, match=r"models: nb needs setting\(s\) layer_scale"):

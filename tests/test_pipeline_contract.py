@@ -148,6 +148,21 @@ def test_schema_bounds_match_the_generators_own() -> None:
     assert tests["permute"]["properties"]["tests"]["additionalProperties"]["properties"]["q"]["maximum"] == MAX_Q
 
 
+def test_schema_enums_match_the_code_registries() -> None:
+    """The typed specs no longer check names the schema checks; so the schema's lists must be
+    the code's own (a new architecture, variant or tokenizer is added in both or fails here)."""
+    from nlistress.models.settings import ARCHS, VARIANTS
+    from nlistress.models.text import TOKENIZERS, UNKNOWN
+    from nlistress.schema import params_schema
+
+    models = params_schema()["properties"]["models"]["properties"]
+    zoo = models["zoo"]["additionalProperties"]["properties"]
+    assert set(zoo["arch"]["enum"]) == set(ARCHS)
+    assert set(models["runs"]["additionalProperties"]["items"]["enum"]) == set(VARIANTS)
+    assert set(zoo["tokenizer"]["enum"]) == set(TOKENIZERS)
+    assert set(zoo["unknown"]["enum"]) == set(UNKNOWN)
+
+
 def test_every_shipped_params_file_is_valid() -> None:
     """params.yaml, the paper profile and the offline and small overrides pass the schema."""
     from nlistress.config import deep_merge, load_params

@@ -58,13 +58,16 @@ def _types(expected: Any) -> str:
     return " or ".join(words.get(n, n) for n in names)
 
 
-def describe(error: Any) -> str:
-    """One line for one schema violation: the key path, then what is allowed there."""
+def describe(error: Any, prefix: Sequence[Any] = ()) -> str:
+    """One line for one schema violation: the key path, then what is allowed there.
+
+    ``prefix`` is the key path of the part that was checked (e.g. ``["models"]``).
+    """
     from jsonschema.exceptions import best_match
 
     if error.validator == "anyOf" and error.context:
-        return describe(best_match(error.context))
-    where = key_path(list(error.absolute_path))
+        return describe(best_match(error.context), prefix)
+    where = key_path([*prefix, *error.absolute_path])
     schema, value = error.schema, error.instance
     if error.validator == "additionalProperties" and isinstance(value, Mapping):
         allowed = list(schema.get("properties") or {})
@@ -72,7 +75,7 @@ def describe(error: Any) -> str:
         key = unknown[0]
         close = difflib.get_close_matches(str(key), allowed, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        return f"{key_path([*error.absolute_path, key])}: unknown key (allowed here: {', '.join(allowed)}){hint}"
+        return f"{key_path([*prefix, *error.absolute_path, key])}: unknown key (allowed here: {', '.join(allowed)}){hint}"
     if error.validator == "type":
         return f"{where}: expected {_types(error.validator_value)}, got {_shown(value)}"
     if error.validator == "enum":
@@ -91,3 +94,26 @@ def validate_params(params: Mapping[str, Any], source: str = "params") -> None:
     if errors:
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
         raise ConfigError(f"{source}: {describe(errors[0])}{more}")
+
+
+@cache
+def _section_validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(params_schema()["properties"][name])
+
+
+def checked_section(params: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """``params[name]``, checked against its part of the schema.
+
+    The Python API (and a test) can hand a typed spec params that never went
+    through ``validate_params``; the specs read their section through this, so
+    the schema stays the one place that fixes a section's shape and the specs
+    keep only the checks that relate several values.
+    """
+    section = params.get(name)
+    errors = sorted(_section_validator(name).iter_errors(section), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        raise ConfigError(f"{describe(errors[0], [name])}{more}")
+    return section

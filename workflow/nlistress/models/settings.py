@@ -18,8 +18,9 @@ import torch
 from ..config import DatasetSpec, deep_merge, test_targets
 from ..errors import ConfigError
 from ..perturb.runner import dataset_language
+from ..schema import checked_section
 from .encoders import ARCHS as ENCODERS
-from .text import TOKENIZERS, UNKNOWN, tokenizer_for
+from .text import tokenizer_for
 
 # Training variants: which extra training data each one reads (see models.data).
 VARIANTS = ("plain", "negation", "permute", "max_entropy")
@@ -32,20 +33,11 @@ ARCHS = (*ENCODER_ARCHS, TRANSFORMER_ARCH, ALIGN_ARCH)
 INTERACTION_ARCHS = (*(name for name, arch in ENCODERS.items() if arch.pairwise), ALIGN_ARCH)
 # Where a model's training data comes from: models.<key>, or the zoo entry's own.
 SPLIT_KEYS = ("train_split", "dev_split")
-# Settings that are positive integers when given (epochs, batch_size, max_length always are).
-_POSITIVE = ("embedding_dim", "hidden_dim", "mlp_dim", "ensemble", "char_dim", "char_filters", "char_max_length")
-# Settings that are non-empty lists of positive integers when given.
-_POSITIVE_LISTS = ("layer_scale", "char_widths")
-# The sentence encoders' classifier: one tanh hidden layer, or InferSent's three stacked
-# linear maps (its nonlinear_fc 0, as Poliak et al. trained it).
-CLASSIFIERS = ("mlp", "linear")
 
 
 def _section(params: Mapping[str, Any]) -> Mapping[str, Any]:
-    section = params.get("models")
-    if not isinstance(section, Mapping):
-        raise ConfigError("models: missing section in params (see params.yaml)")
-    return section
+    """``models``, its shape (keys, types, enums, bounds) checked by the schema."""
+    return checked_section(params, "models")
 
 
 @dataclass(frozen=True)
@@ -79,17 +71,10 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
         raise ConfigError(f"models.zoo: unknown model {name!r} (known: {known})")
     entry = zoo[name]
     where = f"models.zoo.{name}"
-    if not isinstance(entry, Mapping):
-        raise ConfigError(f"{where}: expected a mapping (arch and settings)")
-    arch = entry.get("arch")
-    if arch not in ARCHS:
-        raise ConfigError(f"{where}.arch: unknown architecture {arch!r} (known: {', '.join(ARCHS)})")
+    arch = entry["arch"]
     defaults = deep_merge(section.get("training") or {}, section.get("text") or {})
     settings = deep_merge(defaults, entry)
-    settings.setdefault("hypothesis_only", False)
-    hypothesis_only = settings["hypothesis_only"]
-    if not isinstance(hypothesis_only, bool):
-        raise ConfigError(f"{where}.hypothesis_only: expected true or false")
+    hypothesis_only = settings.setdefault("hypothesis_only", False)
     if hypothesis_only and arch in INTERACTION_ARCHS:
         encoders = ", ".join(a for a in ENCODER_ARCHS if a not in INTERACTION_ARCHS)
         raise ConfigError(
@@ -100,39 +85,15 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
         raise ConfigError(f"{where}.checkpoint: a transformer needs a model name or local folder")
     if arch == TRANSFORMER_ARCH and settings.get("ensemble", 1) != 1:
         raise ConfigError(f"{where}.ensemble: ensembles are built of encoder models, not transformers")
-    for key, allowed in (("tokenizer", TOKENIZERS), ("unknown", UNKNOWN), ("classifier", CLASSIFIERS)):
-        if key in settings and settings[key] not in allowed:
-            raise ConfigError(f"{where}.{key}: expected one of {', '.join(allowed)}, got {settings[key]!r}")
-    tokenizers = settings.get("tokenizers") or {}
-    if not isinstance(tokenizers, Mapping):
-        raise ConfigError(f"{where}.tokenizers: expected language -> tokenizer")
-    for language, tokenizer in tokenizers.items():
-        if tokenizer not in TOKENIZERS:
-            raise ConfigError(f"{where}.tokenizers.{language}: expected one of {', '.join(TOKENIZERS)}, "
-                              f"got {tokenizer!r}")  # fmt: skip
     for key in SPLIT_KEYS:
         if key in entry:
             split_of(params, key, name)
     if settings.get("unknown") == "drop" and not settings.get("glove"):
         raise ConfigError(f"{where}.unknown: drop keeps only words with a GloVe vector, so it needs glove")
-    for key in ("epochs", "batch_size", "max_length", *_POSITIVE):
-        value = settings.get(key)
-        if (key in ("epochs", "batch_size", "max_length") or value is not None) and not _positive(value):
-            raise ConfigError(f"{where}.{key}: expected a positive integer, got {value!r}")
-    for key in _POSITIVE_LISTS:
-        value = settings.get(key)
-        if value is not None and not (isinstance(value, list) and value and all(map(_positive, value))):
-            raise ConfigError(f"{where}.{key}: expected a list of positive integers, got {value!r}")
     widths, longest = settings.get("char_widths"), settings.get("char_max_length")
     if widths and longest and max(widths) > longest:
         raise ConfigError(f"{where}.char_widths: a filter of {max(widths)} characters is wider than "
                           f"char_max_length {longest}")  # fmt: skip
-    for key in ("dropout", "lr", "weight_decay"):
-        value = settings.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
-                                  or value < 0 or (key == "dropout" and value >= 1)):  # fmt: skip
-            bound = "in [0, 1)" if key == "dropout" else ">= 0"
-            raise ConfigError(f"{where}.{key}: expected a number {bound}, got {value!r}")
     if arch == ALIGN_ARCH:
         from .align import FeatureSettings
 
@@ -140,15 +101,8 @@ def model_spec(params: Mapping[str, Any], name: str) -> ModelSpec:
     return ModelSpec(name, str(arch), hypothesis_only, settings)
 
 
-def _positive(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
 def seed(params: Mapping[str, Any]) -> int:
-    value = _section(params).get("seed", 0)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"models.seed: expected an integer, got {value!r}")
-    return value
+    return int(_section(params).get("seed", 0))
 
 
 def resolve_device(params: Mapping[str, Any]) -> torch.device:
@@ -167,11 +121,7 @@ def resolve_device(params: Mapping[str, Any]) -> torch.device:
 
 def predict_settings(params: Mapping[str, Any]) -> dict[str, Any]:
     """``models.predict``: inference batch size, chunk size, mixed precision."""
-    settings = dict(_section(params).get("predict") or {})
-    for key in ("batch_size", "chunk_rows"):
-        value = settings.get(key)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ConfigError(f"models.predict.{key}: expected a positive integer, got {value!r}")
+    settings = dict(_section(params)["predict"])
     settings.setdefault("mixed_precision", True)
     return settings
 
@@ -208,19 +158,10 @@ def training_language(params: Mapping[str, Any], model: str) -> str:
 def runs(params: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(model, variant) pairs of ``models.runs``, every name checked against the zoo."""
     selection = _section(params).get("runs") or {}
-    if not isinstance(selection, Mapping):
-        raise ConfigError("models.runs: expected a mapping of model -> training variants")
     pairs = []
     for name, variants in selection.items():
         model_spec(params, str(name))
-        if not isinstance(variants, list):
-            raise ConfigError(f"models.runs.{name}: expected a list of variants")
-        for variant in variants:
-            if variant not in VARIANTS:
-                raise ConfigError(
-                    f"models.runs.{name}: unknown variant {variant!r} (known: {', '.join(VARIANTS)})"
-                )
-            pairs.append((str(name), str(variant)))
+        pairs.extend((str(name), str(variant)) for variant in variants)
     return pairs
 
 
@@ -254,11 +195,7 @@ def _evaluation_targets(params: Mapping[str, Any]) -> list[tuple[str, str, str, 
         DatasetSpec.from_params(params, dataset).split(split)
         targets.append(("canonical", "", dataset, split))
     families = evaluate.get("families") or {}
-    if not isinstance(families, Mapping):
-        raise ConfigError("models.evaluate.families: expected a mapping of family -> tests")
     for family, tests in families.items():
-        if not isinstance(tests, list):
-            raise ConfigError(f"models.evaluate.families.{family}: expected a list of tests")
         if family not in params:
             raise ConfigError(f"models.evaluate.families: no params section {family!r}")
         known = (params[family] or {}).get("tests") or {}
