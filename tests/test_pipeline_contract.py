@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 
 from .support import ROOT
@@ -161,6 +162,10 @@ def test_schema_enums_match_the_code_registries() -> None:
     assert set(models["runs"]["additionalProperties"]["items"]["enum"]) == set(VARIANTS)
     assert set(zoo["tokenizer"]["enum"]) == set(TOKENIZERS)
     assert set(zoo["unknown"]["enum"]) == set(UNKNOWN)
+    from nlistress.permutations.tokenize import TOKENIZERS as WORD_TOKENIZERS
+
+    artifacts = params_schema()["properties"]["artifacts"]["properties"]
+    assert set(artifacts["tokenizers"]["additionalProperties"]["enum"]) == set(WORD_TOKENIZERS)
 
 
 def test_every_shipped_params_file_is_valid() -> None:
@@ -241,3 +246,25 @@ def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None
                            ("aqua_dev", "aqua_rat/dev.json"), ("aqua_test", "aqua_rat/test.json")):
         assert sha256_file(SHARED_DATA / copy) == downloads[download]["sha256"], download
     assert sha256_file(SHARED_DATA / "lexicons/baroni2012.tsv") == downloads["baroni2012"]["sha256"]
+
+
+def test_typed_specs_read_their_section_through_the_schema() -> None:
+    """A spec built on the Python API, from params nobody validated, names a bad value by its
+    key path with the schema's words, and keeps its own check of values that relate."""
+    from nlistress.config import deep_merge
+    from nlistress.errors import ConfigError
+    from nlistress.hypothesis_only.settings import ArtifactSettings
+
+    from .support import project_params
+
+    params = project_params()
+    assert ArtifactSettings.from_params(params).thresholds[-1] == 1.0
+    for override, message in (
+        ({"top_min_p": 1.5}, "artifacts.top_min_p: expected a value <= 1, got 1.5"),
+        ({"audit": {"folds": 1}}, "artifacts.audit.folds: expected a value >= 2, got 1"),
+        ({"tokenizers": {"en": "spacy"}}, "artifacts.tokenizers.en: expected one of whitespace, jieba, char, got 'spacy'"),
+        ({"coverage": {"start": 0.5, "stop": 0.5}}, "artifacts.coverage: start (0.5) must be below stop (0.5)"),
+    ):
+        with pytest.raises(ConfigError) as caught:
+            ArtifactSettings.from_params(deep_merge(params, {"artifacts": override}))
+        assert str(caught.value) == message

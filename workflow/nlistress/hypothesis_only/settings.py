@@ -1,4 +1,4 @@
-"""The ``artifacts`` section of params.yaml, validated once with key paths in every message."""
+"""The ``artifacts`` section of params.yaml as typed settings (the schema checks its shape)."""
 
 from __future__ import annotations
 
@@ -9,18 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
-from ..permutations.tokenize import TOKENIZERS
-
-
-def _number(section: Mapping[str, Any], key: str, where: str, kind: type = float) -> Any:
-    if key not in section:
-        raise ConfigError(f"{where}.{key}: missing")
-    value = section[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{where}.{key}: expected a number, got {value!r}")
-    if kind is int and value != int(value):
-        raise ConfigError(f"{where}.{key}: expected an integer, got {value!r}")
-    return kind(value)
+from ..schema import checked_section
 
 
 @dataclass(frozen=True)
@@ -43,56 +32,31 @@ class ArtifactSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> ArtifactSettings:
-        where = "artifacts"
-        section = params.get(where)
-        if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: missing (see params.yaml)")
-        tokenizers = section.get("tokenizers") or {}
-        if not isinstance(tokenizers, Mapping):
-            raise ConfigError(f"{where}.tokenizers: expected language -> tokenizer")
-        for language, name in tokenizers.items():
-            if name not in TOKENIZERS:
-                raise ConfigError(
-                    f"{where}.tokenizers.{language}: expected one of {', '.join(TOKENIZERS)}, "
-                    f"got {name!r}"
-                )
-        lowercase = section.get("lowercase", False)
-        if not isinstance(lowercase, bool):
-            raise ConfigError(f"{where}.lowercase: expected true or false, got {lowercase!r}")
-        grid = section.get("coverage") or {}
-        gwhere = f"{where}.coverage"
-        start, stop, step = (_number(grid, k, gwhere) for k in ("start", "stop", "step"))
-        if not 0 <= start < stop <= 1 or step <= 0:
-            raise ConfigError(f"{gwhere}: expected 0 <= start < stop <= 1 and step > 0")
+        """The section as typed settings; its shape and bounds are the schema's to check."""
+        section = checked_section(params, "artifacts")
+        grid = section["coverage"]
+        start, stop, step = (float(grid[k]) for k in ("start", "stop", "step"))
+        if start >= stop:
+            raise ConfigError(f"artifacts.coverage: start ({start}) must be below stop ({stop})")
         thresholds = tuple(
             float(round(x, 10)) for x in np.arange(start, stop + step / 2, step) if x <= stop + 1e-12
         )
-        figure = section.get("figure") or {}
-        fwhere = f"{where}.figure"
-        audit = section.get("audit") or {}
-        awhere = f"{where}.audit"
-        settings = cls(
-            tokenizers=dict(tokenizers),
-            lowercase=lowercase,
-            min_frequency=_number(section, "min_frequency", where, int),
-            top_min_p=_number(section, "top_min_p", where),
-            top_k=_number(section, "top_k", where, int),
+        figure, audit = section["figure"], section["audit"]
+        return cls(
+            tokenizers=dict(section["tokenizers"]),
+            lowercase=section.get("lowercase", False),
+            min_frequency=section["min_frequency"],
+            top_min_p=float(section["top_min_p"]),
+            top_k=section["top_k"],
             thresholds=thresholds,
-            figure_size=(_number(figure, "width", fwhere), _number(figure, "height", fwhere)),
-            figure_dpi=_number(figure, "dpi", fwhere, int),
-            alpha=_number(audit, "alpha", awhere),
-            folds=_number(audit, "folds", awhere, int),
-            seed=_number(audit, "seed", awhere, int),
-            audit_top_k=_number(audit, "top_k", awhere, int),
-            warn_margin=_number(audit, "warn_margin", awhere),
+            figure_size=(float(figure["width"]), float(figure["height"])),
+            figure_dpi=figure["dpi"],
+            alpha=float(audit["alpha"]),
+            folds=audit["folds"],
+            seed=audit["seed"],
+            audit_top_k=audit["top_k"],
+            warn_margin=float(audit["warn_margin"]),
         )
-        if settings.min_frequency < 1 or settings.top_k < 1 or settings.audit_top_k < 1:
-            raise ConfigError(f"{where}: min_frequency, top_k and audit.top_k must be >= 1")
-        if not 0 <= settings.top_min_p <= 1:
-            raise ConfigError(f"{where}.top_min_p: expected a probability, got {settings.top_min_p}")
-        if settings.folds < 2 or settings.alpha <= 0:
-            raise ConfigError(f"{awhere}: folds must be >= 2 and alpha > 0")
-        return settings
 
     def tokenizer_for(self, language: str) -> str:
         """The tokenizer of ``language`` (whitespace where none is configured)."""
