@@ -455,12 +455,15 @@ def test_settings_validation():
         "length_edges": [0, 100], "minitree_edges": [0, 2], "prob_tolerance": 0.01,
     }  # fmt: skip
     MetricSettings.from_mapping(good)
-    with pytest.raises(ConfigError, match=r"permute\.metrics: missing prob_tolerance"):
+    # The shape is the schema's (checked on the Python API too); the order of edges is the code's.
+    with pytest.raises(ConfigError, match=r"^permute\.metrics: missing key 'prob_tolerance'$"):
         MetricSettings.from_mapping({k: v for k, v in good.items() if k != "prob_tolerance"})
     with pytest.raises(ConfigError, match=r"permute\.metrics\.bleu_edges: bin edges must increase"):
         MetricSettings.from_mapping(good | {"bleu_edges": [0, 0.5, 0.5]})
-    with pytest.raises(ConfigError, match=r"omega_grid: thresholds must lie in \[0, 1\]"):
+    with pytest.raises(ConfigError, match=r"^permute\.metrics\.omega_grid\[1\]: expected a value <= 1, got 2$"):
         MetricSettings.from_mapping(good | {"omega_grid": [0.5, 2]})
+    with pytest.raises(ConfigError, match=r"^permute\.metrics\.omega_rand: expected a value <= 1, got 1\.5$"):
+        MetricSettings.from_mapping(good | {"omega_rand": 1.5})
 
 
 def test_write_tables_deterministic(tmp_path):

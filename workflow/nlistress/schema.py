@@ -66,7 +66,10 @@ def describe(error: Any, prefix: Sequence[Any] = ()) -> str:
     from jsonschema.exceptions import best_match
 
     if error.validator == "anyOf" and error.context:
-        return describe(best_match(error.context), prefix)
+        # The branch of the value's own type says what is wrong inside it (a list's bad item,
+        # not "expected a mapping"); a plain type mismatch only where no branch fits.
+        inside = [e for e in error.context if e.validator != "type" or e.relative_path]
+        return describe(best_match(inside or error.context), prefix)
     where = key_path([*prefix, *error.absolute_path])
     schema, value = error.schema, error.instance
     if error.validator == "additionalProperties" and isinstance(value, Mapping):
@@ -97,23 +100,30 @@ def validate_params(params: Mapping[str, Any], source: str = "params") -> None:
 
 
 @cache
-def _section_validator(name: str) -> Any:
+def _part_validator(path: tuple[str, ...]) -> Any:
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(params_schema()["properties"][name])
+    schema = params_schema()
+    for key in path:
+        schema = schema["properties"][key]
+    return Draft202012Validator(schema)
 
 
-def checked_section(params: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    """``params[name]``, checked against its part of the schema.
+def checked(value: Any, *path: str) -> Any:
+    """``value``, the part of params at key path ``path``, checked against its schema.
 
     The Python API (and a test) can hand a typed spec params that never went
-    through ``validate_params``; the specs read their section through this, so
-    the schema stays the one place that fixes a section's shape and the specs
-    keep only the checks that relate several values.
+    through ``validate_params``; the specs read their part through this, so the
+    schema stays the one place that fixes its shape (keys, types, enums, bounds)
+    and the specs keep only the checks that relate several values.
     """
-    section = params.get(name)
-    errors = sorted(_section_validator(name).iter_errors(section), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_part_validator(path).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise ConfigError(f"{describe(errors[0], [name])}{more}")
-    return section
+        raise ConfigError(f"{describe(errors[0], path)}{more}")
+    return value
+
+
+def checked_section(params: Mapping[str, Any], name: str) -> Any:
+    """``params[name]``, checked against its part of the schema (see ``checked``)."""
+    return checked(params.get(name), name)

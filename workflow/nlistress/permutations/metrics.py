@@ -49,6 +49,7 @@ from ..errors import ConfigError, DataError
 from ..figures import FigureSize
 from ..labels import LABELS
 from ..predictions import Predictions, read_predictions
+from ..schema import checked
 from ..tables import csv_table, latex_table, markdown_table, tex_escape
 
 BLEU_ORDERS = (2, 3, 4)
@@ -77,13 +78,8 @@ _SHOW = 5
 # ---------------------------------------------------------------------------
 
 
-def _edges(value: Any, where: str) -> tuple[float, ...]:
-    if not isinstance(value, list) or len(value) < 2:
-        raise ConfigError(f"{where}: expected a list of at least two bin edges")
-    try:
-        edges = tuple(float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{where}: bin edges must be numbers, got {value!r}") from None
+def _edges(value: list[float], where: str) -> tuple[float, ...]:
+    edges = tuple(float(v) for v in value)
     if any(b <= a for a, b in itertools.pairwise(edges)):
         raise ConfigError(f"{where}: bin edges must increase strictly, got {value!r}")
     return edges
@@ -92,23 +88,12 @@ def _edges(value: Any, where: str) -> tuple[float, ...]:
 def _grid(value: Any, where: str) -> tuple[float, ...]:
     """A list of thresholds, or {start, stop, step} (stop included)."""
     if isinstance(value, Mapping):
-        try:
-            start, stop, step = (float(value[k]) for k in ("start", "stop", "step"))
-        except (KeyError, TypeError, ValueError):
-            raise ConfigError(f"{where}: expected {{start, stop, step}} numbers") from None
-        if step <= 0 or stop < start:
-            raise ConfigError(f"{where}: expected step > 0 and stop >= start")
+        start, stop, step = (float(value[k]) for k in ("start", "stop", "step"))
+        if stop < start:
+            raise ConfigError(f"{where}: expected stop >= start")
         n = math.floor((stop - start) / step + _EPS) + 1
         value = [round(start + i * step, 10) for i in range(n)]
-    if not isinstance(value, list) or not value:
-        raise ConfigError(f"{where}: expected a list of thresholds or {{start, stop, step}}")
-    try:
-        grid = tuple(float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{where}: thresholds must be numbers, got {value!r}") from None
-    if any(not 0 <= x <= 1 for x in grid):
-        raise ConfigError(f"{where}: thresholds must lie in [0, 1]")
-    return tuple(sorted(set(grid)))
+    return tuple(sorted({float(v) for v in value}))
 
 
 @dataclass(frozen=True)
@@ -130,27 +115,15 @@ class MetricSettings:
 
     @classmethod
     def from_mapping(cls, section: Any, where: str = "permute.metrics") -> MetricSettings:
-        if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: expected a mapping")
-        missing = [f.name for f in cls.__dataclass_fields__.values() if f.name not in section]
-        if missing:
-            raise ConfigError(f"{where}: missing {', '.join(missing)}")
-        try:
-            omega_rand = float(section["omega_rand"])
-            tolerance = float(section["prob_tolerance"])
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: omega_rand and prob_tolerance must be numbers") from None
-        if not 0 < omega_rand <= 1:
-            raise ConfigError(f"{where}.omega_rand: expected a share in (0, 1]")
-        if not tolerance > 0:
-            raise ConfigError(f"{where}.prob_tolerance: expected a number > 0")
+        """``permute.metrics`` as typed settings; the schema checks its shape and bounds."""
+        section = checked(section, "permute", "metrics")
         return cls(
-            omega_rand=omega_rand,
+            omega_rand=float(section["omega_rand"]),
             omega_grid=_grid(section["omega_grid"], f"{where}.omega_grid"),
             bleu_edges=_edges(section["bleu_edges"], f"{where}.bleu_edges"),
             length_edges=_edges(section["length_edges"], f"{where}.length_edges"),
             minitree_edges=_edges(section["minitree_edges"], f"{where}.minitree_edges"),
-            prob_tolerance=tolerance,
+            prob_tolerance=float(section["prob_tolerance"]),
         )
 
 
