@@ -122,7 +122,9 @@ def test_other_sections_are_validated():
         )
     with pytest.raises(ConfigError, match="prepare.empty_text"):
         PrepareSettings.from_params({"prepare": {"empty_text": "ignore"}})
-    with pytest.raises(ConfigError, match="download:"):
+    with pytest.raises(ConfigError, match=r"^download.retries: expected a value >= 0, got -1$"):
         DownloadSettings.from_params({"download": {"retries": -1}})
+    with pytest.raises(ConfigError, match=r"^download.max_ratio: expected a value > 1, got 1$"):
+        DownloadSettings.from_params({"download": {"max_ratio": 1}})
     with pytest.raises(ConfigError, match="canonical_splits.snli: expected a list"):
         canonical_targets(deep_merge(params, {"canonical_splits": {"snli": "dev"}}))

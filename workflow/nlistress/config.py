@@ -15,11 +15,10 @@ from typing import Any
 import yaml
 
 from .errors import ConfigError
+from .schema import checked_section
 
 SOURCE_KINDS = ("url", "hf", "local")
 TABLES = ("nli", "aqua")
-ARCHIVES = ("zip", "tar", "tar.gz", "file")
-URL_SCHEMES = ("https", "http", "ftp", "file")
 NLI_FIELDS = ("premise", "hypothesis", "label", "id", "genre")
 FILE_FORMATS = ("jsonl", "csv", "tsv")
 QUOTING = ("minimal", "none")
@@ -119,18 +118,8 @@ class DownloadSpec:
     @classmethod
     def from_params(cls, params: Mapping[str, Any], name: str) -> DownloadSpec:
         where = f"downloads.{name}"
-        entry = _get(_get(params, "downloads", "params", dict), name, "downloads", dict)
-        url = _get(entry, "url", where, str)
-        if url.split("://", 1)[0] not in URL_SCHEMES or "://" not in url:
-            raise ConfigError(f"{where}.url: expected an {'/'.join(URL_SCHEMES)} URL, got {url!r}")
-        sha = entry.get("sha256")
-        if sha is not None and (not isinstance(sha, str) or len(sha) != 64):
-            raise ConfigError(f"{where}.sha256: expected 64 hex digits or null, got {sha!r}")
-        archive = entry.get("archive", "file")
-        if archive not in ARCHIVES:
-            raise ConfigError(
-                f"{where}.archive: expected one of {', '.join(ARCHIVES)}, got {archive!r}"
-            )
+        entry = _get(checked_section(params, "downloads"), name, "downloads", dict)
+        url, sha, archive = _get(entry, "url", where, str), entry.get("sha256"), entry.get("archive", "file")
         filename = entry.get("filename") or url.rstrip("/").rsplit("/", 1)[-1]
         parts = PurePosixPath(filename).parts
         if PurePosixPath(filename).is_absolute() or ".." in parts or not parts:
@@ -374,16 +363,9 @@ class PrepareSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> PrepareSettings:
-        section = params.get("prepare") or {}
-        empty = section.get("empty_text", cls.empty_text)
-        if empty not in ("error", "drop"):
-            raise ConfigError(f"prepare.empty_text: expected error or drop, got {empty!r}")
-        codec = section.get("parquet_compression", cls.parquet_compression)
-        if codec not in ("zstd", "snappy", "gzip", "none"):
-            raise ConfigError(
-                f"prepare.parquet_compression: expected zstd, snappy, gzip or none, got {codec!r}"
-            )
-        return cls(empty, codec)
+        section = checked_section(params, "prepare") if "prepare" in params else {}
+        return cls(section.get("empty_text", cls.empty_text),
+                   section.get("parquet_compression", cls.parquet_compression))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -399,24 +381,14 @@ class DownloadSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> DownloadSettings:
-        section = params.get("download") or {}
-        try:
-            settings = cls(
-                int(section.get("retries", cls.retries)),
-                float(section.get("backoff_seconds", cls.backoff_seconds)),
-                float(section.get("timeout_seconds", cls.timeout_seconds)),
-                int(section.get("max_unpacked_bytes", cls.max_unpacked_bytes)),
-                float(section.get("max_ratio", cls.max_ratio)),
-            )
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"download: expected numbers ({exc})") from None
-        if settings.retries < 0 or settings.backoff_seconds < 0 or settings.timeout_seconds <= 0:
-            raise ConfigError(
-                "download: retries and backoff_seconds must be >= 0, timeout_seconds > 0"
-            )
-        if settings.max_unpacked_bytes <= 0 or settings.max_ratio <= 1:
-            raise ConfigError("download: max_unpacked_bytes must be > 0 and max_ratio > 1")
-        return settings
+        section = checked_section(params, "download") if "download" in params else {}
+        return cls(
+            int(section.get("retries", cls.retries)),
+            float(section.get("backoff_seconds", cls.backoff_seconds)),
+            float(section.get("timeout_seconds", cls.timeout_seconds)),
+            int(section.get("max_unpacked_bytes", cls.max_unpacked_bytes)),
+            float(section.get("max_ratio", cls.max_ratio)),
+        )
 
 
 def canonical_targets(params: Mapping[str, Any]) -> list[tuple[str, str]]:

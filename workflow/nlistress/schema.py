@@ -85,6 +85,8 @@ def describe(error: Any, prefix: Sequence[Any] = ()) -> str:
         return f"{where}: expected one of {', '.join(map(str, error.validator_value))}, got {_shown(value)}"
     if error.validator == "required":
         return f"{where}: missing key {error.message.split(' ')[0]}"
+    if error.validator == "pattern" and "description" in schema:
+        return f"{where}: expected {schema['description']}, got {_shown(value)}"
     bound = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
     if error.validator in bound:
         return f"{where}: expected a value {bound[error.validator]} {error.validator_value}, got {_shown(value)}"
