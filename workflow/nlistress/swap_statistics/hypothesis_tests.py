@@ -30,7 +30,7 @@ two rows or columns left: not applicable. With E the smallest expected count:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,10 +38,7 @@ import numpy as np
 from scipy import stats
 
 from ..errors import ConfigError
-
-SMALL_2X2 = ("yates", "fisher")
-CORRECTIONS = ("bonferroni", "none")
-FAMILIES = ("model", "experiment")
+from ..schema import checked
 
 
 @dataclass(frozen=True)
@@ -58,34 +55,26 @@ class StatsSettings:
     small_2x2: str = "yates"
 
     @classmethod
-    def from_mapping(cls, section: Any, where: str = "swap.stats") -> StatsSettings:
-        """Validate the section, naming the key path of a bad value."""
+    def from_mapping(cls, section: Any) -> StatsSettings:
+        """``swap.stats`` as typed settings (None: the defaults). The schema checks each
+        value; only the relation of the two chi-square thresholds is checked here."""
         if section is None:
             return cls()
-        if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: expected a mapping")
-        known = {"alpha", "correction", "family", "mcnemar", "chi2"}
-        unknown = sorted(set(section) - known)
-        if unknown:
-            raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}")
-        mcnemar = _mapping(section.get("mcnemar"), f"{where}.mcnemar")
-        chi2 = _mapping(section.get("chi2"), f"{where}.chi2")
-        default = cls()
+        section = checked(section, "swap", "stats")
+        mcnemar, chi2, default = section.get("mcnemar") or {}, section.get("chi2") or {}, cls()
         settings = cls(
-            alpha=_number(section.get("alpha", default.alpha), f"{where}.alpha"),
-            correction=_choice(section.get("correction", default.correction), CORRECTIONS, f"{where}.correction"),
-            family=_choice(section.get("family", default.family), FAMILIES, f"{where}.family"),
-            mcnemar_exact_below=int(_number(mcnemar.get("exact_below", default.mcnemar_exact_below), f"{where}.mcnemar.exact_below")),
-            mcnemar_continuity=_flag(mcnemar.get("continuity", default.mcnemar_continuity), f"{where}.mcnemar.continuity"),
-            small_expected=_number(chi2.get("small_expected", default.small_expected), f"{where}.chi2.small_expected"),
-            fisher_below=_number(chi2.get("fisher_below", default.fisher_below), f"{where}.chi2.fisher_below"),
-            small_2x2=_choice(chi2.get("small_2x2", default.small_2x2), SMALL_2X2, f"{where}.chi2.small_2x2"),
-        )  # fmt: skip
-        if not 0 < settings.alpha < 1:
-            raise ConfigError(f"{where}.alpha: must be between 0 and 1, got {settings.alpha}")
+            alpha=float(section.get("alpha", default.alpha)),
+            correction=section.get("correction", default.correction),
+            family=section.get("family", default.family),
+            mcnemar_exact_below=mcnemar.get("exact_below", default.mcnemar_exact_below),
+            mcnemar_continuity=mcnemar.get("continuity", default.mcnemar_continuity),
+            small_expected=float(chi2.get("small_expected", default.small_expected)),
+            fisher_below=float(chi2.get("fisher_below", default.fisher_below)),
+            small_2x2=chi2.get("small_2x2", default.small_2x2),
+        )
         if settings.fisher_below > settings.small_expected:
             raise ConfigError(
-                f"{where}.chi2.fisher_below ({settings.fisher_below}) must not exceed "
+                f"swap.stats.chi2.fisher_below ({settings.fisher_below}) must not exceed "
                 f"small_expected ({settings.small_expected})"
             )
         return settings
@@ -98,32 +87,6 @@ class StatsSettings:
             "chi2": {"small_expected": self.small_expected, "fisher_below": self.fisher_below,
                      "small_2x2": self.small_2x2},
         }  # fmt: skip
-
-
-def _mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: expected a mapping")
-    return value
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(f"{where}: expected a number >= 0, got {value!r}")
-    return float(value)
-
-
-def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where}: expected true or false, got {value!r}")
-    return value
-
-
-def _choice(value: Any, allowed: Sequence[str], where: str) -> str:
-    if value not in allowed:
-        raise ConfigError(f"{where}: expected one of {', '.join(allowed)}, got {value!r}")
-    return str(value)
 
 
 @dataclass(frozen=True)
