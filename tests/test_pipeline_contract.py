@@ -140,6 +140,7 @@ def test_the_readme_parameter_reference_matches_the_schema() -> None:
 
 def test_schema_bounds_match_the_generators_own() -> None:
     """The generators keep their bound for callers of the Python API; the schema states the same."""
+    from nlistress.permutations.minitree import N_TAGS
     from nlistress.permutations.permute import MAX_Q
     from nlistress.perturb.tautology import MAX_REPEAT
     from nlistress.schema import params_schema
@@ -147,6 +148,7 @@ def test_schema_bounds_match_the_generators_own() -> None:
     tests = params_schema()["properties"]
     assert tests["stress"]["properties"]["tests"]["additionalProperties"]["properties"]["repeat"]["maximum"] == MAX_REPEAT
     assert tests["permute"]["properties"]["tests"]["additionalProperties"]["properties"]["q"]["maximum"] == MAX_Q
+    assert tests["permute"]["properties"]["minitree"]["properties"]["k"]["maximum"] == N_TAGS
 
 
 def test_schema_enums_match_the_code_registries() -> None:

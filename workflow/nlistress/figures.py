@@ -8,13 +8,12 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .atomic import atomic_path
-from .errors import ConfigError
+from .schema import checked
 
 
 @dataclass(frozen=True)
@@ -27,15 +26,10 @@ class FigureSize:
 
     @classmethod
     def from_mapping(cls, section: Any, where: str) -> FigureSize:
-        if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: expected {{width, height, dpi}}")
-        try:
-            size = cls(float(section["width"]), float(section["height"]), int(section["dpi"]))
-        except (KeyError, TypeError, ValueError):
-            raise ConfigError(f"{where}: expected numbers width, height (inches) and dpi") from None
-        if min(size.width, size.height) <= 0 or size.dpi < 10:
-            raise ConfigError(f"{where}: width and height must be > 0 and dpi >= 10")
-        return size
+        """The ``figure`` entry at key path ``where`` (e.g. ``evaluate.figure``), checked by
+        the schema (one definition serves every figure entry)."""
+        section = checked(section, *where.split("."))
+        return cls(float(section["width"]), float(section["height"]), int(section["dpi"]))
 
 
 def new_figure(size: FigureSize, panels: int = 1, columns: int = 3) -> tuple[Any, list[Any]]:

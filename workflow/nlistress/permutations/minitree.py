@@ -52,11 +52,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..errors import ConfigError, DataError
+from ..errors import DataError
 from ..manifest import RowCounts, write_manifest
 from ..parquet_io import open_parquet, write_parquet
 from ..progress import with_progress
 from ..resources import spacy_pipeline
+from ..schema import checked
 
 log = logging.getLogger(__name__)
 
@@ -94,21 +95,9 @@ class MinitreeSettings:
 
     @classmethod
     def from_mapping(cls, section: Any, where: str = "permute.minitree") -> MinitreeSettings:
-        if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: expected a mapping")
-        values = {}
-        for name, low, high in (("radius", 1, None), ("k", 1, N_TAGS), ("batch_size", 1, None)):
-            value = section.get(name)
-            if (
-                not isinstance(value, int)
-                or isinstance(value, bool)
-                or value < low
-                or (high is not None and value > high)
-            ):
-                bound = f"between {low} and {high}" if high else f">= {low}"
-                raise ConfigError(f"{where}.{name}: expected an integer {bound}, got {value!r}")
-            values[name] = value
-        return cls(**values)
+        """The section at key path ``where``; the schema checks each value (k <= N_TAGS)."""
+        section = checked(section, *where.split("."))
+        return cls(radius=section["radius"], k=section["k"], batch_size=section["batch_size"])
 
 
 # ---------------------------------------------------------------------------
