@@ -79,6 +79,9 @@ def describe(error: Any, prefix: Sequence[Any] = ()) -> str:
         close = difflib.get_close_matches(str(key), allowed, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return f"{key_path([*prefix, *error.absolute_path, key])}: unknown key (allowed here: {', '.join(allowed)}){hint}"
+    if "propertyNames" in error.absolute_schema_path:  # a key of a mapping, not a value
+        allowed = ", ".join(map(str, schema.get("enum") or [])) or schema
+        return f"{key_path([*prefix, *error.absolute_path, value])}: unknown key (allowed here: {allowed})"
     if error.validator == "type":
         return f"{where}: expected {_types(error.validator_value)}, got {_shown(value)}"
     if error.validator == "enum":
