@@ -32,13 +32,6 @@ def params_schema() -> dict[str, Any]:
     return yaml.safe_load(text)
 
 
-@cache
-def _validator() -> Any:
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(params_schema())
-
-
 def key_path(parts: Sequence[Any]) -> str:
     """``["swap", "stats", "alpha"]`` -> ``swap.stats.alpha``; list positions as ``[i]``."""
     out = ""
@@ -97,27 +90,36 @@ def describe(error: Any, prefix: Sequence[Any] = ()) -> str:
     return f"{where}: {error.message}"
 
 
-def validate_params(params: Mapping[str, Any], source: str = "params") -> None:
-    """Raise one ``ConfigError`` naming the first violation (by key path) and how many there are."""
-    errors = sorted(_validator().iter_errors(params), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise ConfigError(f"{source}: {describe(errors[0])}{more}")
-
-
-# (key path, JSON text) of parts that passed ``checked``: 2.5 ms to validate ``models``,
-# 0.1 ms to serialise it, and Snakemake resolves a model's settings for every job.
-_VALID_PARTS: set[tuple[tuple[str, ...], str]] = set()
-
-
 @cache
 def _part_validator(path: tuple[str, ...]) -> Any:
+    """The validator of the schema at key path ``path`` (``()``: the whole of params)."""
     from jsonschema import Draft202012Validator
 
     schema = params_schema()
     for key in path:
         schema = schema["properties"][key]
     return Draft202012Validator(schema)
+
+
+def _first_problem(value: Any, path: tuple[str, ...]) -> str | None:
+    """The first violation (by key path) of ``value`` at ``path``, and how many there are."""
+    errors = sorted(_part_validator(path).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return None
+    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+    return f"{describe(errors[0], path)}{more}"
+
+
+def validate_params(params: Mapping[str, Any], source: str = "params") -> None:
+    """Raise one ``ConfigError`` naming the first violation (by key path) and how many there are."""
+    problem = _first_problem(params, ())
+    if problem:
+        raise ConfigError(f"{source}: {problem}")
+
+
+# (key path, JSON text) of parts that passed ``checked``: 2.5 ms to validate ``models``,
+# 0.1 ms to serialise it, and Snakemake resolves a model's settings for every job.
+_VALID_PARTS: set[tuple[tuple[str, ...], str]] = set()
 
 
 def checked(value: Any, *path: str) -> Any:
@@ -134,10 +136,9 @@ def checked(value: Any, *path: str) -> Any:
         seen = None
     if seen is not None and seen in _VALID_PARTS:
         return value
-    errors = sorted(_part_validator(path).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise ConfigError(f"{describe(errors[0], path)}{more}")
+    problem = _first_problem(value, path)
+    if problem:
+        raise ConfigError(problem)
     if seen is not None:
         if len(_VALID_PARTS) >= 1024:
             _VALID_PARTS.clear()
