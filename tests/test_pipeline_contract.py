@@ -138,17 +138,27 @@ def test_the_readme_parameter_reference_matches_the_schema() -> None:
         assert not unknown, f"README's `{section}` row names {sorted(unknown)}, which the schema lacks"
 
 
-def test_schema_bounds_match_the_generators_own() -> None:
-    """The generators keep their bound for callers of the Python API; the schema states the same."""
+def test_generators_built_on_the_python_api_are_checked_by_the_schema() -> None:
+    """A generator made directly (not through the CLI, which validates params first) still
+    refuses a bound the schema sets, e.g. a repeat or q that would multiply every row."""
+    from nlistress.errors import ConfigError
     from nlistress.permutations.minitree import N_TAGS
-    from nlistress.permutations.permute import MAX_Q
-    from nlistress.perturb.tautology import MAX_REPEAT
+    from nlistress.permutations.permute import Permute
+    from nlistress.perturb.tautology import Tautology
     from nlistress.schema import params_schema
 
-    tests = params_schema()["properties"]
-    assert tests["stress"]["properties"]["tests"]["additionalProperties"]["properties"]["repeat"]["maximum"] == MAX_REPEAT
-    assert tests["permute"]["properties"]["tests"]["additionalProperties"]["properties"]["q"]["maximum"] == MAX_Q
-    assert tests["permute"]["properties"]["minitree"]["properties"]["k"]["maximum"] == N_TAGS
+    from .support import project_params
+
+    params = project_params()
+    stress, permute = params["stress"]["tests"], params["permute"]["tests"]
+    with pytest.raises(ConfigError) as caught:
+        Tautology("length_mismatch", {**stress["length_mismatch"], "repeat": 10**8}, params)
+    assert str(caught.value) == "stress.tests.length_mismatch.repeat: expected a value <= 100, got 100000000"
+    with pytest.raises(ConfigError) as caught:
+        Permute("permute", {**permute["permute"], "q": 10**9}, params)
+    assert str(caught.value) == "permute.tests.permute.q: expected a value <= 1000, got 1000000000"
+    schema = params_schema()["properties"]
+    assert schema["permute"]["properties"]["minitree"]["properties"]["k"]["maximum"] == N_TAGS
 
 
 def test_schema_enums_match_the_code_registries() -> None:
@@ -168,6 +178,16 @@ def test_schema_enums_match_the_code_registries() -> None:
 
     artifacts = params_schema()["properties"]["artifacts"]["properties"]
     assert set(artifacts["tokenizers"]["additionalProperties"]["enum"]) == set(WORD_TOKENIZERS)
+    from nlistress.permutations.permute import SIDES
+    from nlistress.perturb.spelling import KINDS
+    from nlistress.resources import WORDNET_POS
+
+    def entry_keys(family: str) -> dict:
+        return params_schema()["properties"][family]["properties"]["tests"]["additionalProperties"]["properties"]
+
+    assert set(entry_keys("stress")["pos"]["items"]["enum"]) == set(WORDNET_POS)
+    assert set(entry_keys("stress")["kinds"]["items"]["enum"]) == set(KINDS)
+    assert set(entry_keys("permute")["sides"]["items"]["enum"]) == set(SIDES)
 
 
 def test_every_shipped_params_file_is_valid() -> None:

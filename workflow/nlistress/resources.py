@@ -14,6 +14,10 @@ from typing import Any
 
 from .errors import ConfigError
 
+#: spaCy coarse tag -> WordNet part of speech (adjective satellites count as "a"); the
+#: schema's ``stress.tests.*.pos`` lists the same tags
+WORDNET_POS = {"ADJ": "a", "NOUN": "n", "VERB": "v", "ADV": "r"}
+
 
 def _section(params: Mapping[str, Any]) -> Mapping[str, Any]:
     return params.get("resources") or {}

@@ -96,8 +96,9 @@ def _part_validator(path: tuple[str, ...]) -> Any:
     from jsonschema import Draft202012Validator
 
     schema = params_schema()
-    for key in path:
-        schema = schema["properties"][key]
+    for key in path:  # a name the schema does not list is a registry entry (a test, a model)
+        properties = schema.get("properties") or {}
+        schema = properties[key] if key in properties else schema["additionalProperties"]
     return Draft202012Validator(schema)
 
 

@@ -94,6 +94,7 @@ class AuthorsPermute(Generator):
     """q permutations per example, the authors' way, kept when all q are distinct."""
 
     name = "permute_authors"
+    family = "permute"
     unit = "example"
     mode: ClassVar[str] = "paper"
     settings_keys = ("q", "sides")
@@ -108,7 +109,7 @@ class AuthorsPermute(Generator):
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         super().__init__(test, settings, params)
-        self.q, self.sides = q_and_sides(self.settings, f"permute.tests.{test}")
+        self.q, self.sides = q_and_sides(self.settings)
         self.drop = DROP_NOT_DISTINCT.format(q=self.q)
 
     def generate(self, table: pa.Table, context: Context, counts: RowCounts) -> Iterator[SetRow]:

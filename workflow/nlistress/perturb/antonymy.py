@@ -93,11 +93,10 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ..errors import ConfigError
 from ..labels import LABELS
 from ..manifest import RowCounts
 from ..progress import with_progress
-from ..resources import spacy_pipeline, wordnet
+from ..resources import WORDNET_POS, spacy_pipeline, wordnet
 from .base import Context, Generator, SetRow, row_rng
 from .precision import (
     SCOPE_FILTERS,
@@ -118,8 +117,6 @@ log = logging.getLogger(__name__)
 DROP_DUPLICATE = "duplicate sentence"
 DROP_NO_ANTONYM = "no word with a WordNet antonym in its sense"
 
-# spaCy coarse tag -> WordNet part of speech.
-WORDNET_POS = {"ADJ": "a", "NOUN": "n", "VERB": "v", "ADV": "r"}
 # Penn tags whose words are inflected (the antonym gets the same inflection).
 _INFLECTED = {"NNS", "NNPS", "JJR", "JJS", "RBR", "RBS", "VBD", "VBG", "VBN", "VBZ"}
 # Comparative and superlative tags: "more"/"most" when the antonym has no such form.
@@ -144,9 +141,6 @@ PAPER_PAIRS = {"dev_matched": 1561, "dev_mismatched": 1734}
 FULL_SPLIT_ROWS = {"dev_matched": 9815, "dev_mismatched": 9832}
 
 
-# How a word's sense is chosen: NLTK's simplified Lesk (the paper), or the lemma's most
-# frequent sense in SemCor (WordNet's lemma counts).
-WORD_SENSES = ("lesk", "most_frequent")
 # Word-level filters, in the order they are tried (the sentence filters come first).
 WORD_FILTERS = (
     "excluded_lemma",
@@ -296,37 +290,17 @@ class Antonymy(Generator):
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         super().__init__(test, settings, params)
-        where = f"stress.tests.{test}"
-        pos = self.settings.get("pos", ["ADJ"])
-        if isinstance(pos, str):
-            pos = [pos]
-        if not isinstance(pos, list) or not pos or any(p not in WORDNET_POS for p in pos):
-            raise ConfigError(
-                f"{where}.pos: expected a non-empty list of spaCy coarse tags among "
-                f"{sorted(WORDNET_POS)}, got {pos!r}"
-            )
-        self.pos = tuple(dict.fromkeys(pos))
-        self.max_per_sentence = self._positive_int(where, "max_per_sentence", 1)
-        self.batch_size = self._positive_int(where, "batch_size", 256)
-        self.filters = FilterSwitch(where, FILTERS, self.settings.get("filters"))
-        excluded = self.settings.get("exclude_lemmas", [])
-        if not isinstance(excluded, list) or not all(isinstance(w, str) for w in excluded):
-            raise ConfigError(f"{where}.exclude_lemmas: expected a list of words, got {excluded!r}")
-        self.exclude_lemmas = frozenset(w.lower() for w in excluded)
-        self.min_sense_count = self._count(where, "min_sense_count", 1)
-        share = self.settings.get("min_antonym_share", 0.85)
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
-            raise ConfigError(f"{where}.min_antonym_share: expected a number in (0, 1], got {share!r}")
-        self.min_antonym_share = float(share)
-        prefixes = self.settings.get("prefix_antonyms", True)
-        if not isinstance(prefixes, bool):
-            raise ConfigError(f"{where}.prefix_antonyms: expected true or false, got {prefixes!r}")
-        self.prefix_antonyms = prefixes
-        self.word_sense = self.settings.get("word_sense", "lesk")
-        if self.word_sense not in WORD_SENSES:
-            raise ConfigError(
-                f"{where}.word_sense: expected one of {', '.join(WORD_SENSES)}, got {self.word_sense!r}"
-            )
+        # Each value was checked against the schema (Generator.__init__).
+        get = self.settings.get
+        self.pos = tuple(dict.fromkeys(get("pos", ["ADJ"])))
+        self.max_per_sentence = get("max_per_sentence", 1)
+        self.batch_size = get("batch_size", 256)
+        self.filters = FilterSwitch(f"stress.tests.{test}", FILTERS, get("filters"))
+        self.exclude_lemmas = frozenset(w.lower() for w in get("exclude_lemmas", []))
+        self.min_sense_count = get("min_sense_count", 1)
+        self.min_antonym_share = float(get("min_antonym_share", 0.85))
+        self.prefix_antonyms = get("prefix_antonyms", True)
+        self.word_sense = get("word_sense", "lesk")
         self._entries: dict[tuple[str, str], _Entry | None] = {}
         self._compounds: dict[str, bool] = {}
         self._physical_senses: dict[str, bool] = {}
@@ -334,18 +308,6 @@ class Antonymy(Generator):
         self._grammar: SourceGrammar | None = None
         #: candidate words rejected by each filter in the last ``generate``
         self.rejected: Counter[str] = Counter()
-
-    def _positive_int(self, where: str, key: str, default: int) -> int:
-        value = self.settings.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ConfigError(f"{where}.{key}: expected a positive integer, got {value!r}")
-        return value
-
-    def _count(self, where: str, key: str, default: int) -> int:
-        value = self.settings.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ConfigError(f"{where}.{key}: expected an integer >= 0, got {value!r}")
-        return value
 
     # -- WordNet -----------------------------------------------------------
 

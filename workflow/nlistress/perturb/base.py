@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from ..canonical import NLI_SCHEMA
 from ..manifest import RowCounts
+from ..schema import checked
 
 # A set row is a canonical NLI row whose `source_id` gives way to provenance.
 SET_SCHEMA = pa.schema(
@@ -120,12 +121,19 @@ class Generator(ABC):
     #: manifest). A paper-mode profile switches a test's ``generator`` by merging over the
     #: default params, which cannot remove the default generator's own keys. None: all kept.
     settings_keys: ClassVar[tuple[str, ...] | None] = None
+    #: the params family whose ``tests`` hold its settings (and their schema)
+    family: ClassVar[str] = "stress"
     #: the paper-mode generator that builds this test the authors' way, if their code exists
     #: (``results/REPORT.md`` withholds the difference to the paper for a set built without it)
     paper_generator: ClassVar[str | None] = None
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
-        """``settings`` are the test's own (``stress.tests.<test>``); ``params`` the whole config."""
+        """``settings`` are the test's own (``<family>.tests.<test>``); ``params`` the whole config.
+
+        The schema checks each setting here, for callers of the Python API too; a
+        generator checks only what depends on it (a side it cannot edit, a required key).
+        """
+        checked(dict(settings), self.family, "tests", test)
         self.test = test
         keep = self.settings_keys
         self.settings = {k: v for k, v in settings.items() if keep is None or k in ("generator", *keep)}

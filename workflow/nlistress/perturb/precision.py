@@ -306,9 +306,6 @@ class FilterSwitch:
             raise ConfigError(
                 f"{where}.filters: unknown filter(s) {', '.join(unknown)} (known: {', '.join(known)})"
             )
-        for name, value in settings.items():
-            if not isinstance(value, bool):
-                raise ConfigError(f"{where}.filters.{name}: expected true or false, got {value!r}")
         self.known = tuple(known)
         self.on = {name: settings.get(name, True) for name in known}
 

@@ -20,18 +20,10 @@ from ..errors import ConfigError
 from ..manifest import RowCounts
 from .base import Context, Generator, SetRow
 
-SIDES = ("premise", "hypothesis", "both")
-
-
 # A sentence that ends in an abbreviation's period: "the U.S.", "Mr.", "etc.".
 _ABBREVIATION = re.compile(
     r"(?:\b[A-Za-z]\.){2,}$|\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|Inc|Ltd|Co|Corp|etc|vs|Gen|Gov|Sen|Rep|Rev|Mt|Ft)\.$"
 )
-
-
-#: the most times a tautology may be conjoined: each repeat lengthens every row, so a typo'd
-#: `repeat=100000000` would fill the memory instead of failing
-MAX_REPEAT = 100
 
 
 def conjoin(sentence: str, addition: str, final_punctuation: str) -> tuple[str, int]:
@@ -75,17 +67,10 @@ class Tautology(Generator):
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         super().__init__(test, settings, params)
         self.languages = params.get("stress", {}).get("languages", {})
-        side = self.settings.get("side", "hypothesis")
-        if side not in SIDES:
-            raise ConfigError(f"stress.tests.{test}.side: expected one of {SIDES}, got {side!r}")
-        repeat = self.settings.get("repeat", 1)
-        if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_REPEAT:
-            raise ConfigError(
-                f"stress.tests.{test}.repeat: expected an integer from 1 to {MAX_REPEAT}, got {repeat!r}"
-            )
         if not self.settings.get("tautology"):
             raise ConfigError(f"stress.tests.{test}.tautology: missing")
-        self.side, self.repeat = side, repeat
+        # side and repeat (at most MAX_REPEAT) were checked against the schema (Generator.__init__).
+        self.side, self.repeat = self.settings.get("side", "hypothesis"), self.settings.get("repeat", 1)
         self.keep_original = bool(self.settings.get("keep_original", False))
 
     def addition(self, language: str) -> tuple[str, str]:

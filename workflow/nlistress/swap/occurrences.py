@@ -55,7 +55,7 @@ from ..perturb.precision import (
 )
 from ..perturb.source_grammar import PLURALIA, SourceGrammar
 from ..progress import with_progress
-from ..resources import spacy_pipeline, wordnet
+from ..resources import WORDNET_POS, spacy_pipeline, wordnet
 from .tokens import WORD
 
 log = logging.getLogger(__name__)
@@ -74,8 +74,6 @@ FILTERS = (
     "conditional",
     "source_grammar",
 )
-#: spaCy coarse tag -> WordNet part of speech (adjective satellites count as "a")
-WORDNET_POS = {"NOUN": "n", "ADJ": "a", "VERB": "v", "ADV": "r"}
 #: nouns whose swap changes a referent's gender
 GENDERED = frozenset(
     {
