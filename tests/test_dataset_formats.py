@@ -104,20 +104,49 @@ def test_scitail_entry_maps_two_way_labels(tmp_path, snli_rows, jsonl_table):
     assert table["uid"].iloc[0] == "scitail:dev:1"
 
 
-def test_sick_entry_reads_header_and_ids(tmp_path, snli_rows, jsonl_table):
-    """SICK's layout: a header line, pair ids, a relatedness score, upper-case labels."""
-    source = tmp_path / "SICK_trial.txt"
-    lines = ["pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"]
-    lines += [
-        f"{i}\t{r['sentence1']}\t{r['sentence2']}\t3.5\t{r['gold_label'].upper()}\n"
-        for i, r in enumerate(snli_rows[:500], 1)
+SICK_HEADER = (
+    "pair_ID\tsentence_A\tsentence_B\tentailment_label\trelatedness_score\tentailment_AB\t"
+    "entailment_BA\tsentence_A_original\tsentence_B_original\tsentence_A_dataset\t"
+    "sentence_B_dataset\tSemEval_set\n"
+)
+
+
+def _sick_file(path, snli_rows, sets):
+    """SNLI dev rows in the layout of SICK.txt: one file, each pair's SemEval split in a column."""
+    lines = [SICK_HEADER] + [
+        f"{i}\t{r['sentence1']}\t{r['sentence2']}\t{r['gold_label'].upper()}\t3.5\tA_neutral_B\t"
+        f"B_neutral_A\t{r['sentence1']}\t{r['sentence2']}\tFLICKR\tFLICKR\t{semeval_set}\n"
+        for i, (r, semeval_set) in enumerate(zip(snli_rows, sets, strict=False), 1)
     ]
-    source.write_text("".join(lines), encoding="utf-8")
-    table, _ = _prepare(project_params(), "sick", "trial", source, tmp_path / "sick.parquet")
-    expected = pd.read_parquet(jsonl_table).iloc[:500]
-    for column in ("premise", "hypothesis", "label", "label_id", "source_id"):
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def test_sick_entry_keeps_its_split_of_the_one_file(tmp_path, snli_rows, jsonl_table):
+    """SICK.txt holds all three splits: a split is the rows its source.select names, the
+    others are counted in the manifest, and ids come from pair_ID."""
+    source = tmp_path / "SICK.txt"
+    sets = ["TRIAL" if i % 3 == 0 else ("TRAIN" if i % 3 == 1 else "TEST") for i in range(600)]
+    _sick_file(source, snli_rows, sets)
+    table, manifest = _prepare(project_params(), "sick", "trial", source, tmp_path / "sick.parquet")
+    expected = pd.read_parquet(jsonl_table).iloc[:600].iloc[::3]
+    for column in ("premise", "hypothesis", "label", "label_id"):
         assert table[column].tolist() == expected[column].tolist()
-    assert table["uid"].tolist() == [f"sick:trial:{i}" for i in range(1, 501)]
+    assert table["uid"].tolist() == [f"sick:trial:{i}" for i in range(1, 601, 3)]
+    assert manifest["source"]["select"] == {
+        "where": {"SemEval_set": "TRIAL"}, "rows_in_source": 600, "rows_of_other_splits": 400,
+    }  # fmt: skip
+    assert manifest["rows"]["input"] == 200 == manifest["rows"]["kept"]
+
+
+def test_sick_split_missing_from_the_file_or_column_is_one_line(tmp_path, snli_rows):
+    source = tmp_path / "SICK.txt"
+    _sick_file(source, snli_rows, ["TRAIN"] * 20)
+    with pytest.raises(DataError, match=r"no row matches source.select \{'SemEval_set': 'TEST'\}"):
+        _prepare(project_params(), "sick", "test", source, tmp_path / "sick.parquet")
+    source.write_text(SICK_HEADER.replace("\tSemEval_set", "\tset") + "".join(
+        source.read_text(encoding="utf-8").splitlines(keepends=True)[1:]), encoding="utf-8")
+    with pytest.raises(DataError, match=r"SICK.txt, line 2: no field 'SemEval_set', which source.select"):
+        _prepare(project_params(), "sick", "test", source, tmp_path / "sick.parquet")
 
 
 def test_quoted_newline_and_errors_name_the_starting_line(tmp_path, snli_rows):

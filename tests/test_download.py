@@ -196,6 +196,17 @@ def test_fetch_plain_file(http_server, raw):
     assert record["members"] == {"aqua_dev.json": sha256(body)}
 
 
+def test_a_url_query_is_not_part_of_the_file_name(http_server, raw):
+    """Zenodo serves files at .../SICK.zip?download=1: the file is named for the URL's path."""
+    body = AQUA_DEV.read_bytes()
+    url = http_server.add("/record/1/files/dev.json", body) + "?download=1"
+    params = {"downloads": {"aqua_dev": {"url": url, "sha256": sha256(body), "archive": "file"}}}
+
+    fetch(DownloadSpec.from_params(params, "aqua_dev"), FAST, raw / "aqua_dev", raw / "aqua_dev.manifest.json")
+
+    assert listing(raw / "aqua_dev") == ["dev.json"]
+
+
 def test_refetch_replaces_stale_contents(http_server, raw, snli_zip):
     """A new download replaces its earlier folder wholesale: no file of an older version survives."""
     dest = raw / "snli_1.0"

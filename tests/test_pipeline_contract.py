@@ -247,7 +247,7 @@ def test_nlistress_validate_names_the_first_problem(tmp_path) -> None:
 # Downloads whose sha256 could not be computed on these machines (no network, no
 # byte-identical local copy); the first download records it in data/raw/<name>.manifest.json.
 # This set may only shrink: a new entry must come with its sha256.
-NOT_YET_PINNED = {"sick_train", "sick_trial", "sick_test", "nltk_wordnet", "glove_840b"}
+NOT_YET_PINNED = {"nltk_wordnet", "glove_840b"}
 
 
 def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None:
@@ -258,6 +258,7 @@ def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None
     downloads = project_params()["downloads"]
     for name, entry in downloads.items():
         url = entry["url"]
+        assert url.startswith("https://"), f"downloads.{name}: not https"
         assert not re.search(r"/(master|main|gh-pages|HEAD|latest)/", url), f"downloads.{name}: a moving URL"
         if "githubusercontent.com" in url or ("github.com" in url and "/releases/download/" not in url):
             assert re.search(r"/[0-9a-f]{40}/", url), f"downloads.{name}: not pinned to a commit"

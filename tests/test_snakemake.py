@@ -28,8 +28,8 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     proc = run_snakemake(tmp_path, "-n")
     counts = job_counts(proc.stdout + proc.stderr)
     # SNLI, MNLI, ANLI archives; 3 OCNLI and 3 AQuA files; the spaCy model and WordNet;
-    # Baroni's hypernym pairs (swaps); SciTail and 3 SICK files (give-away words, Table 2).
-    assert counts["download"] == 16
+    # Baroni's hypernym pairs (swaps); SciTail and SICK (give-away words, Table 2).
+    assert counts["download"] == 14
     # 3 SNLI + 3 MNLI + 9 ANLI + 3 OCNLI + 3 AQuA splits, and SciTail's and SICK's 3 each.
     assert counts["canonical"] == 27
     assert counts["canonical_index"] == 5

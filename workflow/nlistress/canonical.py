@@ -247,6 +247,10 @@ def prepare(
     source = split_spec.source
     rows = open_source(source, source_path, spec.format)
     table, counts = BUILDERS[spec.table](rows, spec, split, split_spec.labelled, settings)
+    if rows.selection is not None and counts.input == 0:
+        raise DataError(
+            rows.origin, f"no row matches source.select {dict(source.select)} of {spec.name}/{split}"
+        )
     if counts.kept == 0:
         raise DataError(
             rows.origin, f"no rows kept out of {counts.input} ({counts.as_dict()['dropped']})"
@@ -257,6 +261,8 @@ def prepare(
         source_info |= {"path": str(source_path), "sha256": sha256_file(source_path)}
     if download_manifest is not None:
         source_info["download"] = dict(download_manifest)
+    if rows.selection is not None:
+        source_info["select"] = rows.selection.describe()
     manifest = write_manifest(
         output,
         counts,

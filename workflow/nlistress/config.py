@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -120,7 +121,8 @@ class DownloadSpec:
         where = f"downloads.{name}"
         entry = _get(checked_section(params, "downloads"), name, "downloads", dict)
         url, sha, archive = _get(entry, "url", where, str), entry.get("sha256"), entry.get("archive", "file")
-        filename = entry.get("filename") or url.rstrip("/").rsplit("/", 1)[-1]
+        # Named for the URL's path: a query (Zenodo's ?download=1) is not part of the name.
+        filename = entry.get("filename") or PurePosixPath(urlsplit(url).path).name
         parts = PurePosixPath(filename).parts
         if PurePosixPath(filename).is_absolute() or ".." in parts or not parts:
             raise ConfigError(
@@ -141,18 +143,23 @@ class SourceSpec:
     hf_revision: str | None = None
     hf_split: str | None = None
     hf_config: str | None = None
+    #: (field, value) pairs a row must match to be in the split, for a file that
+    #: holds several splits; empty: every row of the source is the split's.
+    select: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_params(cls, entry: Any, where: str) -> SourceSpec:
         kind = _get(entry, "kind", where, str)
+        select = tuple(sorted((entry.get("select") or {}).items()))
         if kind == "url":
             return cls(
                 kind,
                 download=_get(entry, "download", where, str),
                 member=_get(entry, "member", where, str),
+                select=select,
             )
         if kind == "local":
-            return cls(kind, path=_get(entry, "path", where, str))
+            return cls(kind, path=_get(entry, "path", where, str), select=select)
         if kind == "hf":
             revision = entry.get("revision")
             return cls(
@@ -161,22 +168,25 @@ class SourceSpec:
                 hf_revision=str(revision) if revision is not None else None,
                 hf_split=_get(entry, "split", where, str),
                 hf_config=entry.get("config"),
+                select=select,
             )
         raise ConfigError(f"{where}.kind: expected one of {', '.join(SOURCE_KINDS)}, got {kind!r}")
 
     def describe(self) -> dict[str, Any]:
         """The fields that identify this source (for manifests)."""
         if self.kind == "url":
-            return {"kind": "url", "download": self.download, "member": self.member}
-        if self.kind == "local":
-            return {"kind": "local", "path": self.path}
-        return {
-            "kind": "hf",
-            "name": self.hf_name,
-            "revision": self.hf_revision,
-            "split": self.hf_split,
-            "config": self.hf_config,
-        }
+            out = {"kind": "url", "download": self.download, "member": self.member}
+        elif self.kind == "local":
+            out = {"kind": "local", "path": self.path}
+        else:
+            out = {
+                "kind": "hf",
+                "name": self.hf_name,
+                "revision": self.hf_revision,
+                "split": self.hf_split,
+                "config": self.hf_config,
+            }
+        return out | ({"select": dict(self.select)} if self.select else {})
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,44 @@ class Row:
     fields: dict[str, Any]
 
 
+@dataclass
+class Selection:
+    """The rows of a file holding several splits that make up one split.
+
+    SICK ships its three SemEval splits in one ``SICK.txt`` with a column naming
+    each pair's split. The rows of the other splits are not this split's input,
+    so they are not "dropped"; they are counted here and written to the manifest
+    so the file's every row is accounted for.
+    """
+
+    where: tuple[tuple[str, str], ...]
+    rows_in_source: int = 0
+    rows_of_other_splits: int = 0
+
+    def filter(self, rows: Iterator[Row], origin: str, unit: str) -> Iterator[Row]:
+        for row in rows:
+            self.rows_in_source += 1
+            missing = [field for field, _ in self.where if field not in row.fields]
+            if missing:
+                raise DataError(
+                    origin,
+                    f"no field {missing[0]!r}, which source.select reads to find the split's rows",
+                    row.position,
+                    unit,
+                )
+            if all(str(row.fields[field]) == value for field, value in self.where):
+                yield row
+            else:
+                self.rows_of_other_splits += 1
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "where": dict(self.where),
+            "rows_in_source": self.rows_in_source,
+            "rows_of_other_splits": self.rows_of_other_splits,
+        }
+
+
 @dataclass(frozen=True)
 class RowSource:
     """A named stream of rows: ``origin`` names the file or HF split in messages."""
@@ -38,6 +76,7 @@ class RowSource:
     origin: str
     unit: str  # "line" for files, "row" for HF splits
     rows: Iterator[Row]
+    selection: Selection | None = None  # set when the source holds other splits' rows too
 
     def error(self, position: int, message: str) -> DataError:
         return DataError(self.origin, message, position, self.unit)
@@ -210,18 +249,22 @@ def iter_hf_rows(source: SourceSpec) -> Iterator[Row]:
 def open_source(
     source: SourceSpec, path: str | Path | None, fmt: FileFormat | None = None
 ) -> RowSource:
-    """Rows of a split: from ``path`` (laid out as ``fmt``) for file sources, else from HF."""
+    """Rows of a split: from ``path`` (laid out as ``fmt``) for file sources, else from HF.
+
+    With ``source.select``, only the rows whose fields hold those values are the
+    split's; the rest are counted in the returned source's ``selection``.
+    """
     if source.kind == "hf" and path is None:
-        origin = f"hf:{source.hf_name}@{source.hf_revision or 'default'}[{source.hf_split}]"
-        return RowSource(
-            origin,
-            "row",
-            with_progress(iter_hf_rows(source), origin, "rows read", log),
-        )
-    if path is None:
+        origin, unit = f"hf:{source.hf_name}@{source.hf_revision or 'default'}[{source.hf_split}]", "row"
+        rows = iter_hf_rows(source)
+    elif path is None:
         raise ConfigError(f"a {source.kind} source needs a file path")
-    fmt = fmt or FileFormat()
-    rows = iter_json_lines(path) if fmt.kind == "jsonl" else iter_delimited(path, fmt)
-    return RowSource(
-        str(path), "line", with_progress(rows, str(path), "rows read", log)
-    )
+    else:
+        origin, unit = str(path), "line"
+        fmt = fmt or FileFormat()
+        rows = iter_json_lines(path) if fmt.kind == "jsonl" else iter_delimited(path, fmt)
+    rows = with_progress(rows, origin, "rows read", log)
+    selection = Selection(source.select) if source.select else None
+    if selection is not None:
+        rows = selection.filter(rows, origin, unit)
+    return RowSource(origin, unit, rows, selection)
