@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import logging
+import os
 import shutil
 import socket
 import stat
@@ -24,7 +25,7 @@ import tarfile
 import threading
 import zipfile
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pyarrow.parquet as pq
 import pytest
@@ -33,7 +34,7 @@ import yaml
 from nlistress.atomic import OUTPUT_MARK, sha256_file
 from nlistress.config import DownloadSettings, DownloadSpec
 from nlistress.download import download_file, fetch
-from nlistress.errors import DownloadError
+from nlistress.errors import ConfigError, DownloadError
 
 from .support import ROOT, SHARED_DATA, copy_project, run_snakemake
 
@@ -205,6 +206,50 @@ def test_a_url_query_is_not_part_of_the_file_name(http_server, raw):
     fetch(DownloadSpec.from_params(params, "aqua_dev"), FAST, raw / "aqua_dev", raw / "aqua_dev.manifest.json")
 
     assert listing(raw / "aqua_dev") == ["dev.json"]
+
+
+def test_unpack_places_one_archive_folder_where_the_reader_looks(http_server, raw):
+    """Princeton's WordNet-3.0.tar.gz, laid out from the real database files: only dict/ is
+    unpacked, as corpora/wordnet, and NLTK's reader (through resources.wordnet) reads it there.
+    A link outside dict/ is skipped with the rest, not refused: it is never written."""
+    from nlistress.config import deep_merge
+
+    from .support import project_params
+
+    with zipfile.ZipFile(ROOT.parent / "shared" / "nltk_data" / "corpora" / "wordnet.zip") as zf:
+        database = {
+            f"WordNet-3.0/dict/{PurePosixPath(name).name}": zf.read(name)
+            for name in zf.namelist() if not name.endswith("/") and not name.endswith("LICENSE")
+        }  # fmt: skip
+    body = make_tar(
+        {**database, "WordNet-3.0/README": b"WordNet 3.0", "WordNet-3.0/src/wn.c": b"int main;"},
+        symlinks={"WordNet-3.0/lib/libWN.so": "libWN.so.3"},
+    )
+    url = http_server.add("/3.0/WordNet-3.0.tar.gz", body)
+    params = deep_merge(project_params(), {"downloads": {"nltk_wordnet": {"url": url, "sha256": sha256(body)}}})
+    spec = DownloadSpec.from_params(params, "nltk_wordnet")
+
+    record = fetch(spec, FAST, raw / "nltk_wordnet", raw / "nltk_wordnet.manifest.json")
+
+    assert sorted(record["members"]) == sorted(f"corpora/wordnet/{PurePosixPath(n).name}" for n in database)
+    assert record["skipped_members"] == 3
+    # NLTK's reader is one per process: read it in a fresh one, with no other WordNet around.
+    probe = (
+        "import sys; from nlistress.resources import wordnet; "
+        "wn = wordnet({'resources': {'nltk_data': sys.argv[1]}}); "
+        "print(wn.root, wn.get_version(), wn.lemmas('happy', 'a')[0].antonyms()[0].name())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NLTK_DATA"}
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", probe, str(raw / "nltk_wordnet")],
+                         capture_output=True, text=True, check=True, env=env).stdout.split()  # fmt: skip
+    assert out == [str(raw / "nltk_wordnet" / "corpora" / "wordnet"), "3.0", "unhappy"]
+
+
+@pytest.mark.parametrize("unpack", [{"../dict": "corpora/wordnet"}, {"WordNet-3.0/dict": "/etc"}])
+def test_unpack_folders_must_stay_inside(unpack):
+    params = {"downloads": {"x": {"url": "https://example.org/x.tar.gz", "archive": "tar.gz", "unpack": unpack}}}
+    with pytest.raises(ConfigError, match=r"downloads\.x\.unpack.*expected a relative path inside"):
+        DownloadSpec.from_params(params, "x")
 
 
 def test_refetch_replaces_stale_contents(http_server, raw, snli_zip):

@@ -254,13 +254,18 @@ def test_dvc_lock_pins_every_output_and_its_inputs(built):
     assert "data/canonical" in {dep["path"] for dep in stress["deps"]}
     for name in SELECTION:
         stage = lock["stages"][f"canonical@{name}"]
-        assert stage["cmd"] == f"snakemake --cores 1 data/canonical/{name}/index.json"
+        assert stage["cmd"] == (
+            f"snakemake --cores 1 --allowed-rules download canonical canonical_index -- "
+            f"data/canonical/{name}/index.json"
+        )
         [out] = stage["outs"]
         assert out["path"] == f"data/canonical/{name}"
         assert out["md5"].endswith(".dir")
         assert out["nfiles"] == 1 + 2 * len(SELECTION[name])
         deps = {dep["path"]: dep["md5"] for dep in stage["deps"]}
-        assert {"Snakefile", "rules", "workflow/nlistress"} <= set(deps)  # all the code (see dvc.yaml)
+        # The code its command runs (tests/code_deps.py), not the whole package.
+        assert {"Snakefile", "rules", "workflow/nlistress/canonical.py"} <= set(deps)
+        assert "workflow/nlistress/report/render.py" not in deps
         params = stage["params"]["params.yaml"]
         assert params[f"canonical_splits.{name}"] == SELECTION[name]
         assert {f"datasets.{name}", "prepare", "downloads", "download"} <= set(params)
@@ -389,6 +394,19 @@ def test_changed_params_rerun_only_their_stages(built, env, tmp_path):
     clone = _clone(env, project, tmp_path / "clone")
     env.dvc("remote", "modify", "--local", "local", "url", str(project / ".dvc-remote"), cwd=clone)
     env.dvc("pull", cwd=clone)
+    # Code deps are per stage (tests/code_deps.py): a change to the report's code marks only
+    # the report stage; one to the file readers marks the canonical tables and what follows.
+    for module, changed, unchanged in (
+        ("report/render.py", ["report:"], ["canonical@", "sets:", "models:", "baselines:"]),
+        ("readers.py", ["canonical@snli", "sets:", "models:"], []),
+    ):
+        path = clone / "workflow/nlistress" / module
+        original = path.read_bytes()
+        path.write_bytes(original + b"\n# changed\n")
+        status = env.dvc("status", cwd=clone)
+        assert all(s in status for s in changed) and not any(s in status for s in unchanged), status
+        path.write_bytes(original)
+    assert "Data and pipelines are up to date" in env.dvc("status", cwd=clone)
     params_file = clone / "params.yaml"
     params = yaml.safe_load(params_file.read_text(encoding="utf-8"))
     params["datasets"]["snli"]["title"] = "SNLI (retitled)"

@@ -18,24 +18,44 @@ def _stages() -> dict[str, dict]:
     return {name: stage.get("do", stage) for name, stage in stages.items()}
 
 
-def _code_files() -> list[str]:
-    """Every file the stages' commands may execute or read: the package (modules and data),
-    the Snakefile and the rule files."""
-    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    files += [ROOT / "Snakefile", *(ROOT / "rules").glob("*.smk")]
-    return sorted(p.relative_to(ROOT).as_posix() for p in files)
+def test_every_dvc_stage_depends_on_exactly_the_code_its_command_runs() -> None:
+    """A module missing from a stage's deps would let `dvc status` call stale results current;
+    one too many reruns (and, without persist, deletes) outputs no changed line can affect.
+    Each stage's `workflow/` deps are what tests/code_deps.py derives from the imports of the
+    subcommands its rules run; Snakefile and every rule file are deps of every stage."""
+    from .code_deps import stage_code_deps
 
-
-def test_every_dvc_stage_depends_on_all_the_code_its_command_can_run() -> None:
-    """A module missing from a stage's deps would let `dvc status` call stale results current.
-    Every stage runs `nlistress` through Snakemake, whose commands import lazily and look
-    generators up by name, so each must cover the whole package and every rule file."""
-    code = _code_files()
-    assert len(code) > 80
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+    derived = stage_code_deps(stages)
     for name, stage in _stages().items():
         deps = [str(d) for d in stage["deps"]]
-        missing = [f for f in code if not any(f == d or f.startswith(d.rstrip("/") + "/") for d in deps)]
-        assert not missing, f"dvc stage {name} misses {len(missing)} code file(s): {missing[:5]}"
+        assert {"Snakefile", "rules"} <= set(deps), name
+        listed = sorted(d for d in deps if d.startswith("workflow/"))
+        missing, extra = sorted(set(derived[name]) - set(listed)), sorted(set(listed) - set(derived[name]))
+        assert not missing and not extra, (
+            f"dvc stage {name}: misses {missing}, lists {extra} it does not run; "
+            "run `python -m tests.code_deps --write`"
+        )
+
+
+def test_code_deps_follow_lazy_imports_and_registries_but_not_other_commands() -> None:
+    """The derivation on known cases: a generator reached only through the registry's string,
+    a module imported inside a function, package data named by a string; and the modules of
+    subcommands a stage does not run stay out."""
+    from .code_deps import stage_files
+
+    def names(cmd: str) -> set[str]:
+        return {p.relative_to(PACKAGE).as_posix() for p in stage_files(cmd) if PACKAGE in p.parents}
+
+    sets = names(_stages()["sets"]["cmd"])
+    assert {"perturb/antonymy.py", "authors/numerical.py", "swap/generators.py"} <= sets  # registry
+    assert {"review.py", "cards.py", "schemas/params.schema.yaml", "defaults/params.yaml"} <= sets
+    assert not {"report/render.py", "models/score.py", "release.py"} & sets
+    canonical = names(_stages()["canonical"]["cmd"])
+    assert {"canonical.py", "readers.py", "download.py"} <= canonical
+    assert not {"perturb/antonymy.py", "models/train.py", "cards.py"} & canonical
+    report = names(_stages()["report"]["cmd"])
+    assert {"report/render.py", "report/papers/naik2018.yaml"} <= report
 
 
 def test_expensive_outputs_persist_and_metrics_and_plots_are_declared() -> None:
@@ -247,7 +267,7 @@ def test_nlistress_validate_names_the_first_problem(tmp_path) -> None:
 # Downloads whose sha256 could not be computed on these machines (no network, no
 # byte-identical local copy); the first download records it in data/raw/<name>.manifest.json.
 # This set may only shrink: a new entry must come with its sha256.
-NOT_YET_PINNED = {"nltk_wordnet", "glove_840b"}
+NOT_YET_PINNED = {"glove_840b"}
 
 
 def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None:

@@ -115,6 +115,9 @@ class DownloadSpec:
     sha256: str | None
     archive: str
     filename: str
+    #: (folder in the archive, folder in the download) pairs: only those members are
+    #: unpacked, each moved to its new folder; empty: every member, where it is
+    unpack: tuple[tuple[PurePosixPath, PurePosixPath], ...] = ()
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any], name: str) -> DownloadSpec:
@@ -122,13 +125,22 @@ class DownloadSpec:
         entry = _get(checked_section(params, "downloads"), name, "downloads", dict)
         url, sha, archive = _get(entry, "url", where, str), entry.get("sha256"), entry.get("archive", "file")
         # Named for the URL's path: a query (Zenodo's ?download=1) is not part of the name.
-        filename = entry.get("filename") or PurePosixPath(urlsplit(url).path).name
-        parts = PurePosixPath(filename).parts
-        if PurePosixPath(filename).is_absolute() or ".." in parts or not parts:
-            raise ConfigError(
-                f"{where}.filename: expected a relative path inside the download folder"
-            )
-        return cls(name, url, sha.lower() if sha else None, archive, filename)
+        filename = _inside(entry.get("filename") or PurePosixPath(urlsplit(url).path).name, f"{where}.filename")
+        unpack = tuple(
+            (_inside(src, f"{where}.unpack"), _inside(dst, f"{where}.unpack.{src}"))
+            for src, dst in sorted((entry.get("unpack") or {}).items())
+        )
+        if unpack and archive == "file":
+            raise ConfigError(f"{where}.unpack: only an archive (zip, tar, tar.gz) has folders to unpack")
+        return cls(name, url, sha.lower() if sha else None, archive, filename.as_posix(), unpack)
+
+
+def _inside(path: str, where: str) -> PurePosixPath:
+    """``path`` as a relative path that stays inside its folder (no ``..``, not absolute)."""
+    posix = PurePosixPath(path)
+    if posix.is_absolute() or ".." in posix.parts or not posix.parts:
+        raise ConfigError(f"{where}: expected a relative path inside the download folder, got {path!r}")
+    return posix
 
 
 @dataclass(frozen=True)

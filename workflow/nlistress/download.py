@@ -212,24 +212,40 @@ def _check_members(archive: Path, members: list[tuple[PurePosixPath, bool, int]]
         )
 
 
-def _extract_zip(archive: Path, dest: Path, settings: DownloadSettings) -> int:
+Unpack = tuple[tuple[PurePosixPath, PurePosixPath], ...]
+
+
+def _placed(rel: PurePosixPath | None, unpack: Unpack) -> PurePosixPath | None:
+    """Where a safe member goes: under its ``unpack`` folder's new name, or None if not wanted.
+
+    Both sides are relative paths without ``..`` (DownloadSpec checks them), so a
+    member that was safe stays inside the target folder.
+    """
+    if rel is None or not unpack:
+        return rel
+    for src, dst in unpack:
+        if rel == src or src in rel.parents:
+            return dst / rel.relative_to(src)
+    return None
+
+
+def _extract_zip(archive: Path, dest: Path, settings: DownloadSettings, unpack: Unpack) -> int:
     skipped = 0
     try:
         with zipfile.ZipFile(archive) as zf:
             infos = zf.infolist()
             wanted = [(rel, info.is_dir(), info.file_size) for info in infos
-                      if (rel := _safe_member_path(info.filename, archive)) is not None]  # fmt: skip
+                      if (rel := _placed(_safe_member_path(info.filename, archive), unpack)) is not None]  # fmt: skip
             _check_members(archive, wanted, settings)
             for info in infos:
-                rel = _safe_member_path(info.filename, archive)
-                mode = info.external_attr >> 16
-                if stat.S_ISLNK(mode):
+                rel = _placed(_safe_member_path(info.filename, archive), unpack)
+                if rel is None:  # not written, so a link here cannot point anywhere
+                    skipped += 1
+                    continue
+                if stat.S_ISLNK(info.external_attr >> 16):
                     raise DownloadError(
                         f"{archive.name}: member {info.filename!r} is a link; refusing to extract"
                     )
-                if rel is None:
-                    skipped += 1
-                    continue
                 target = dest.joinpath(*rel.parts)
                 if info.is_dir():
                     target.mkdir(parents=True, exist_ok=True)
@@ -242,23 +258,23 @@ def _extract_zip(archive: Path, dest: Path, settings: DownloadSettings) -> int:
     return skipped
 
 
-def _extract_tar(archive: Path, dest: Path, settings: DownloadSettings) -> int:
+def _extract_tar(archive: Path, dest: Path, settings: DownloadSettings, unpack: Unpack) -> int:
     skipped = 0
     try:
         with tarfile.open(archive) as tf:
             members = []
             for member in tf.getmembers():
-                rel = _safe_member_path(member.name, archive)
+                rel = _placed(_safe_member_path(member.name, archive), unpack)
+                if rel is None:  # not written, so a link here cannot point anywhere
+                    skipped += 1
+                    continue
                 if member.issym() or member.islnk() or member.isdev():
                     raise DownloadError(
                         f"{archive.name}: member {member.name!r} is a link or device; refusing to extract"
                     )
-                if rel is None:
-                    skipped += 1
-                    continue
+                member.name = rel.as_posix()  # written where it is placed
                 members.append(member)
-            _check_members(archive, [(_safe_member_path(m.name, archive), m.isdir(), m.size)  # type: ignore[misc]
-                                     for m in members], settings)  # fmt: skip
+            _check_members(archive, [(PurePosixPath(m.name), m.isdir(), m.size) for m in members], settings)
             kwargs: dict[str, Any] = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
             tf.extractall(dest, members=members, **kwargs)
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
@@ -268,15 +284,19 @@ def _extract_tar(archive: Path, dest: Path, settings: DownloadSettings) -> int:
     return skipped
 
 
-def extract(archive: Path, kind: str, dest: Path, settings: DownloadSettings | None = None) -> int:
+def extract(
+    archive: Path, kind: str, dest: Path, settings: DownloadSettings | None = None, unpack: Unpack = ()
+) -> int:
     """Unpack ``archive`` into the new folder ``dest`` atomically; return skipped member count.
 
     Bounded by ``settings`` (``download.max_unpacked_bytes``, ``max_ratio``):
-    a zip or tar bomb is refused before anything is written.
+    a zip or tar bomb is refused before anything is written. With ``unpack``,
+    only the members under its archive folders are written, each under its new
+    folder (WordNet's ``WordNet-3.0/dict`` becomes NLTK's ``corpora/wordnet``).
     """
     bounds = settings or DownloadSettings()
     with atomic_dir(dest) as tmp:
-        return (_extract_zip if kind == "zip" else _extract_tar)(archive, tmp, bounds)
+        return (_extract_zip if kind == "zip" else _extract_tar)(archive, tmp, bounds, unpack)
 
 
 def _member_hashes(folder: Path) -> dict[str, str]:
@@ -315,7 +335,7 @@ def fetch(
                 shutil.move(blob, target)
         else:
             try:
-                skipped = extract(blob, spec.archive, dest, settings)
+                skipped = extract(blob, spec.archive, dest, settings, spec.unpack)
             except DownloadError as exc:
                 # extract() names the temporary copy, deleted below: name the URL instead.
                 raise DownloadError(f"{spec.url}: {exc}; nothing was kept") from None

@@ -54,6 +54,6 @@ def wordnet(params: Mapping[str, Any]) -> Any:
     except LookupError:
         raise ConfigError(
             "WordNet not found: run `python -m nltk.downloader wordnet` or set "
-            "resources.nltk_data to a folder holding corpora/wordnet.zip"
+            "resources.nltk_data to a folder holding corpora/wordnet (a folder or wordnet.zip)"
         ) from None
     return wn
