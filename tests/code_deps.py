@@ -291,7 +291,7 @@ def rewrite_dvc_yaml(text: str, deps: dict[str, list[str]]) -> str:
     for line in lines:
         if re.match(r"^  (\w+):\s*$", line):
             stage = line.strip()[:-1]
-        if line == CODE_DEPS_NOTE or re.match(r"^\s+- workflow/", line):
+        if line.strip() == CODE_DEPS_NOTE.strip() or re.match(r"^\s+- workflow/", line):
             continue
         out.append(line)
         if stage in deps and re.match(r"^\s+- rules\s*$", line):

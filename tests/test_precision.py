@@ -98,6 +98,18 @@ ANTONYMY_DROPPED = [
     # ... and so may a house built, a day it rains, or any contribution
     ("Gates constructed a large house in the Seattle area.", "existential_scope"),
     ("A bigger contribution means to support candidate Y.", "existential_scope"),
+    # "sure" with a clause: "unsure" takes "whether" ("I'm unsure they did" is not English),
+    # nor can it stand as a parenthetical ("You, I'm unsure, will find it")
+    ("I'm sure they did", "position"),
+    ("You, I'm sure, will find it more than adequate.", "position"),
+    # "a little" after the article is the quantifier ("a little fan", "a little increase")
+    ("Eisner is a big fan of ABC.", "position"),
+    # found by the blind samples of the 2026-11-23 build: a goal asserts no property, and
+    # "300 (left) dead" and "300 (left) alive" may both hold
+    ("The first step to building a more effective government in Texas was the ability to produce "
+     "fairly stated external financial reports.", "conditional"),
+    ("He unleashed a 16-day reign of terror that left 300 Madeirans dead, stocks of sugar destroyed, "
+     "and the island plundered.", "existential_scope"),
     ("Having her own furniture in the house made it much more comfortable for her. Yet still able "
      "get assistance if she needed it.They check on them two or three times a day and give their "
      "medication also.", "disfluent"),
@@ -107,6 +119,9 @@ ANTONYMY_KEPT = [
     ("Pollution is very dangerous to our health.", "Pollution is very safe to our health."),
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
+    ("He is very sure of himself.", "He is very unsure of himself."),
+    ("The hot flame was hard to control because it was big. ",
+     "The hot flame was hard to control because it was little. "),
     ("The phone modem was easy to set up and use.", "The phone modem was difficult to set up and use."),
     # "loud" of a voice (not of a person) keeps its sound sense
     ("The monster's voice was loud and scary. ", "The monster's voice was soft and scary. "),

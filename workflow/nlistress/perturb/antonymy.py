@@ -13,7 +13,9 @@ antonym cannot hold of the same thing at the same time. The precision filters
 (``filters`` setting, each counted in the manifest) keep only such words:
 
 - the sentence filters of :mod:`.precision` (questions, imperatives,
-  fragments, negation, modals, conditionals);
+  fragments, negation, modals, conditionals), and ``conditional`` also for a
+  goal ("the first step to building a more effective government" asserts no
+  property of any government);
 - ``source_grammar``: the sentence was ungrammatical before the edit (a typo,
   number disagreement, a missing article: :class:`.source_grammar.SourceGrammar`),
   so the edited pair would be too;
@@ -36,7 +38,9 @@ antonym cannot hold of the same thing at the same time. The precision filters
   idiom with *come*, *go*, *run*, ...: "comes alive"; with an infinitive only
   when the antonym is the word with a negative prefix or both take such an
   infinitive: "able to" -> "unable to", "easy to set up" -> "difficult to set
-  up", not "careful to" -> "careless to" or "sure to invest") or an
+  up", not "careful to" -> "careless to" or "sure to invest"; never "sure"
+  or "certain" with a clause: "I'm sure they did" -> "I'm unsure they did"; not
+  "a big fan" -> "a little fan", read as the quantifier "a little") or an
   attributive adjective of a gradable property (a WordNet attribute such as
   temperature or size: "a long walk") with no relational sense (a WordNet
   pertainym: "a legal aid center") in an indefinite or predicate noun phrase
@@ -51,7 +55,9 @@ antonym cannot hold of the same thing at the same time. The precision filters
   an old woman in the village" and "There is a young woman in the village"),
   and an indefinite physical object of having or making ("has an old pulpit"
   and "has a new pulpit"), a time something happens on ("on a wet day") or
-  the subject of a generic present ("A bigger contribution means ...");
+  the subject of a generic present ("A bigger contribution means ..."); a
+  number said to be so ("300 dead" and "300 alive"), and a property held over
+  a quantified domain ("available in many shops");
 - ``comparison_standard``: the word is in the standard of a comparison
   ("better than the old one", "much like a large account", "the difference
   between an economy with a high standard ..."), in an equative, degree or focus construction
@@ -201,6 +207,15 @@ _TOUGH = frozenset(
 # Raising adjectives: with an infinitive they state likelihood, and their antonym takes none
 # ("we are sure to invest" -> "we are unsure to invest").
 _RAISING = frozenset({"sure", "certain", "likely", "bound", "due", "apt", "liable"})
+# Epistemic adjectives: with a clause ("sure he'll be back", "I'm sure, ...") their antonyms
+# need "whether" ("unsure he'll be back" is not English).
+_EPISTEMIC = frozenset({"sure", "certain", "confident"})
+# Nouns whose "to/in/of + gerund" names a goal, not a fact ("the first step in building a more
+# effective government", "part of making planes safe").
+_GOAL_NOUNS = frozenset(
+    {"step", "part", "key", "way", "path", "road", "route", "move", "approach", "effort",
+     "attempt", "goal", "aim", "plan", "strategy", "means", "progress"}
+)
 # Verbs whose adjective complement is an idiom ("come alive", "go bad", "run dry", "fall ill").
 _IDIOM_VERBS = frozenset(
     {"come", "go", "run", "fall", "turn", "hold", "ring", "break", "cut", "play", "grow"}
@@ -469,6 +484,19 @@ class Antonymy(Generator):
         return "other"
 
     @staticmethod
+    def _with_clause(token: Any) -> bool:
+        """The adjective has a clause to be sure of: a complement ("sure they did") or the
+        clause it is a parenthetical of ("You, I'm sure, will", "He'll be back, I'm sure")."""
+        doc = token.doc
+        following = doc[token.i + 1].text if token.i + 1 < len(doc) else ""
+        verb = token.head if token.dep_ == "acomp" else token
+        return (
+            any(c.dep_ == "ccomp" for c in (*token.children, *verb.children))
+            or verb.dep_ in ("parataxis", "appos")
+            or following == ","
+        )
+
+    @staticmethod
     def _described(token: Any) -> Any | None:
         """The noun (or pronoun) the adjective describes: its head, or the subject of its verb."""
         while token.dep_ == "conj" and token.head is not token:
@@ -478,6 +506,10 @@ class Antonymy(Generator):
         own = next((c for c in token.children if c.dep_ == "nsubj"), None)
         if own is not None:
             return own  # the subject of a small clause
+        if token.dep_ == "oprd":  # "left 300 Madeirans dead": the object is what is dead
+            own = next((c for c in token.head.children if c.dep_ == "dobj"), None)
+            if own is not None:
+                return own
         verb = token.head if token.dep_ != "ROOT" else token
         while True:
             for child in verb.children:
@@ -580,7 +612,7 @@ class Antonymy(Generator):
         cars" and "sells expensive cars")."""
         if noun is None:
             return False
-        if noun.lower_ in _EXISTENTIAL:
+        if noun.lower_ in _EXISTENTIAL or (noun.tag_ == "CD" and noun.lower_ != "one"):  # "300 dead"
             return True
         dets = [c for c in noun.children if c.dep_ in ("det", "nummod", "quantmod", "amod", "predet")]
         if any(c.lower_ in _EXISTENTIAL or c.dep_ == "nummod" or c.like_num for c in dets):
@@ -590,6 +622,17 @@ class Antonymy(Generator):
             return True
         has_det = any(c.dep_ in ("det", "poss", "predet") for c in noun.children)
         return bare_plural and noun.tag_ in ("NNS", "NNPS") and not has_det
+
+    @classmethod
+    def _some_places(cls, noun: Any) -> bool:
+        """A domain of only some things ("in many shops", "for several people"), where the
+        antonym may hold of the others; not a stretch of time ("in the past few weeks") and
+        not "most", which leaves no room for both."""
+        return (
+            noun.ent_type_ not in ("DATE", "TIME")
+            and not any(t.lower_ == "most" for t in noun.subtree)
+            and cls._existential(noun, bare_plural=False)
+        )
 
     def _word_reason(self, wn: Any, token: Any, lemma: str, entry: _Entry, sense: _Sense,
                      synset: Any, position: str, resolved: bool = False) -> str | None:
@@ -639,6 +682,15 @@ class Antonymy(Generator):
             )
         ):
             return "position"  # "sure to invest", "careful not to shake" -> "careless not to"
+        if on("conditional") and any(
+            a.lower_ in ("toward", "towards")
+            or (a.tag_ == "VBG" and a.dep_ in ("pcomp", "pobj")  # "the first step to building"
+                and a.head.head.lemma_.lower() in _GOAL_NOUNS)
+            for a in token.ancestors
+        ):
+            return "conditional"  # a goal: "a step to building a more effective government"
+        if on("position") and lemma in _EPISTEMIC and self._with_clause(token):
+            return "position"  # "I'm sure they did" -> "I'm unsure they did"
         if on("position") and not (
             (position == "predicative" and token.head.lemma_.lower() not in _IDIOM_VERBS)
             or (
@@ -683,6 +735,10 @@ class Antonymy(Generator):
                 for a in (token, *token.ancestors)
             )
             or (position == "attributive" and self._one_of_several(wn, token.head))
+            or any(  # "available in many shops": and unavailable in many others
+                c.dep_ == "prep" and any(self._some_places(o) for o in c.children if o.dep_ == "pobj")
+                for c in (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))
+            )
         ):
             return "existential_scope"
         if on("comparison_standard") and (
@@ -703,6 +759,10 @@ class Antonymy(Generator):
             )
         ):
             return "comparison_standard"
+        if on("position") and token.i > 0 and token.doc[token.i - 1].lower_ in ("a", "an") and any(
+            a.name() == "little" for a in sense.antonyms
+        ):
+            return "position"  # "a big step" -> "a little step" reads as the quantifier "a little"
         return None
 
     def _candidates(self, wn: Any, lesk: Any, doc: Any) -> tuple[list[_Candidate], list[str]]:
