@@ -89,18 +89,21 @@ ANTONYMY_DROPPED = [
     # ... and by the judged sample of the rebuilt set: a contrast with the antonym beside the
     # word ("male, female" -> "male, male"), a degree word on the copula ("sorely absent"), a
     # relative clause picking out a group, an opinion some hold ("For many"), "unmarried to"
-    ("Interpreters will be distributed at an even male, female ratio.", "comparison_standard"),
+    ("Interpreters will be distributed at an even male, female ratio.", "position"),
     ("Restaurants and cuisine are sorely absent in Dublin", "comparison_standard"),
     ("For many, this was considered the best position the US had ever been in financially.", "modal"),
     ("Louis XIV was married to Madame de Maintenon on the chateau.", "excluded_lemma"),
     # "There is an old woman" and "There is a young woman" may both hold
     ("There is an old woman in the village that I have been visiting. ", "existential_scope"),
-    # ... and so may a house built, a day it rains, or any contribution
-    ("Gates constructed a large house in the Seattle area.", "existential_scope"),
-    ("A bigger contribution means to support candidate Y.", "existential_scope"),
+    # ... and so may a house built, or any contribution: an indefinite noun phrase that is not
+    # predicated of anything may be one of several
+    ("Gates constructed a large house in the Seattle area.", "position"),
+    ("A bigger contribution means to support candidate Y.", "position"),
     # "sure" with a clause: "unsure" takes "whether" ("I'm unsure they did" is not English),
     # nor can it stand as a parenthetical ("You, I'm unsure, will find it")
     ("I'm sure they did", "position"),
+    # a question with no question mark
+    ("What do you think about our governor, regardless of the fact that she's female.", "question"),
     ("You, I'm sure, will find it more than adequate.", "position"),
     # "a little" after the article is the quantifier ("a little fan", "a little increase")
     ("Eisner is a big fan of ABC.", "position"),
@@ -116,17 +119,87 @@ ANTONYMY_DROPPED = [
 ]
 ANTONYMY_KEPT = [
     ("The air is warm.", "The air is cool."),
-    ("Pollution is very dangerous to our health.", "Pollution is very safe to our health."),
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
     ("He is very sure of himself.", "He is very unsure of himself."),
     ("The hot flame was hard to control because it was big. ",
      "The hot flame was hard to control because it was little. "),
     ("The phone modem was easy to set up and use.", "The phone modem was difficult to set up and use."),
-    # "loud" of a voice (not of a person) keeps its sound sense
-    ("The monster's voice was loud and scary. ", "The monster's voice was soft and scary. "),
     # a relative clause after a comma adds to what is said of one bar
     ("They have a bar, which is always empty.", "They have a bar, which is always full."),
+    # "early" said of a person's arrival; "true" with no "of"; "times" with no count
+    ("When he was appearing, Boris looked at the clock and said, 'You are early.'",
+     "When he was appearing, Boris looked at the clock and said, 'You are late.'"),
+    ("That is true.", "That is false."),
+    ("The marble from the island was desirable in ancient times.",
+     "The marble from the island was undesirable in ancient times."),
+    # a complement both take
+    ("The library was good for the community.", "The library was bad for the community."),
+    # a frequent antonym (Zipf 3.9) passes rare_antonym
+    ("It is absolutely correct.", "It is absolutely incorrect."),
+]
+
+# Edits the judged sample of the 2026-11-23 build found wrong or unreadable, each with the
+# filter that now rejects it (the sentence may keep an edit of another word).
+ANTONYMY_EDITS_REJECTED = [
+    # "early"/"late" before a noun name a period: an early and a late material may both matter
+    ("An important early material, obsidian, was discovered on the island of Milos.",
+     "An important late material, obsidian, was discovered on the island of Milos.", "position"),
+    # a health adjective of a thing ("That is well" means "that is fine")
+    ("That is unwell.", "That is well.", "abstract_subject"),
+    # people kept out of danger are safe, and may be dangerous
+    ("A few foreigners were confined to Dejima Island because they were dangerous.",
+     "A few foreigners were confined to Dejima Island because they were safe.", "abstract_subject"),
+    # some of many invasions may have failed
+    ("Russia has been successfully invaded hundreds of times.",
+     "Russia has been unsuccessfully invaded hundreds of times.", "existential_scope"),
+    # "true of/about" is a set phrase; "false about" is not
+    ("That's true about the traffic.", "That's false about the traffic.", "position"),
+    # "less" before a negative-prefix antonym
+    ("I think because you have lower income you are less educated.",
+     "I think because you have lower income you are less uneducated.", "comparison_standard"),
+    # antonyms too rare to read as English (Zipf 2.2 and 1.5)
+    ("Harlem was the last permanent office ", "Harlem was the last impermanent office ", "rare_antonym"),
+    ("The administration of Rao in general was profoundly corrupt.",
+     "The administration of Rao in general was profoundly incorrupt.", "rare_antonym"),
+    # ... and by the two samples of the build with those filters: a word coordinated with another
+    # that presupposes it, a predicate sharing its subject with one that restates it, a clause
+    # set against the next
+    ("Drinks are available and expensive.", "Drinks are unavailable and expensive.", "coordination"),
+    ("My kids are independent and do not need me at all.",
+     "My kids are dependent and do not need me at all.", "coordination"),
+    ("Reducing HIV is important, but there are also other worthy causes.",
+     "Reducing HIV is unimportant, but there are also other worthy causes.", "coordination"),
+    ("It was strong, yet brittle.", "It was weak, yet brittle.", "coordination"),
+    ("She looked older even though she was only barely eighteen. ",
+     "She looked younger even though she was only barely eighteen. ", "coordination"),
+    # an indefinite noun phrase not predicated of anything may be one of several
+    ("the referenced organization has a senior management division.",
+     "the referenced organization has a junior management division.", "position"),
+    ("I had a good laugh when I took it for the two thousand mile checkup.",
+     "I had a bad laugh when I took it for the two thousand mile checkup.", "position"),
+    # "people" and "myriad things" are some of them
+    ("Any multi-pollutant bill is opposed by the Administration, that means people will be happy about that.",
+     "Any multi-pollutant bill is opposed by the Administration, that means people will be unhappy about "
+     "that.", "existential_scope"),
+    ("Myriad things are available for purchase here.", "Myriad things are unavailable for purchase here.",
+     "existential_scope"),
+    # ... and by the two samples of the build with those: an idiom-bound "nice" and "perfect",
+    # "more unimportant", "completely related", a complement only the word selects
+    ("It was nice meeting you", "It was nasty meeting you", "excluded_lemma"),
+    ("Her empathy was more important than her actions because it was infectious.",
+     "Her empathy was more unimportant than her actions because it was infectious.", "comparison_standard"),
+    ("ED and alcohol dependency issues are completely unrelated.",
+     "ED and alcohol dependency issues are completely related.", "comparison_standard"),
+    ("She is full of energy.", "She is empty of energy.", "position"),
+    ("Pollution is very dangerous to our health.", "Pollution is very safe to our health.", "position"),
+    # ... and by the samples of the build with those: the antonym elsewhere in the sentence, the
+    # property said again of the same subject, an imperative after a comma
+    ("That is not bad, it is actually pretty good.", "That is not bad, it is actually pretty bad.",
+     "comparison_standard"),
+    ("well that's good that's great", "well that's bad that's great", "coordination"),
+    ("We are having a conversation, please be respectful.",
+     "We are having a conversation, please be disrespectful.", "imperative"),
 ]
 
 
@@ -160,6 +233,24 @@ def test_a_relative_clause_that_picks_out_a_group_is_not_edited(params):
     table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
     rows = list(generator.generate(table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence")))
     assert rows == [] and generator.rejected["existential_scope"] >= 1, generator.rejected
+
+
+@pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_EDITS_REJECTED)
+def test_antonymy_rejects_each_judged_failure(params, text, edited, reason):
+    _in_file(MNLI, text)
+    settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
+    generator = Antonymy("antonymy", settings, params)
+    table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
+    rows = generator.generate(table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence"))
+    assert edited not in [r.hypothesis for r in rows]
+    assert generator.rejected[reason] >= 1, generator.rejected
+
+    # with that filter off, the edit is made: the filter is what rejects it
+    off = deep_merge(settings, {"filters": {reason: False}})
+    rows = Antonymy("antonymy", off, params).generate(
+        table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence")
+    )
+    assert edited in [r.hypothesis for r in rows]
 
 
 @pytest.mark.parametrize(("text", "edited"), ANTONYMY_KEPT)
@@ -320,6 +411,11 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
          "lined street .", "no determiner on the subject 'car'"),
         ("Diamonds are rated alphabetically, the ones from D to F are considered the best.",
          "comma splice before 'considered'"),
+        # "it's" for "its", judged ungrammatical in the antonymy sample of the 2026-11-23 build
+        ("Espalmador is popular with yachtsmen for it's white sand beach.", "\"it's\" for \"its\""),
+        ("The Vienna modernist was relatively unknown at the time of it's birth.", "\"it's\" for \"its\""),
+        ("It's discount name designer outlet stores are very popular.", "\"it's\" for \"its\""),
+        ("The motion was quickly approve because everyone thought it was amazing.", "bare 'approve' after 'be'"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -351,6 +447,9 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
         # a trademark used as a common noun; a noun after "kind of"
         "The dog is trying to catch a frisbee .",
         "I think it's one or the other kind of shirt.",
+        # "it's" for "it is"
+        "Sir James thinks it's totally reasonable.",
+        "It's easy to overdose on the many temples, palaces, and museums in India.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -175,5 +175,5 @@ def test_a_default_mode_set_of_an_authored_test_is_not_compared(tmp_path):
         cell = next(c for c in cells if table.rows[c.row].label == "Antonymy mismatched")
         assert cell.ours.mode == mode
         texts[mode] = _cell_text(cell)
-    assert texts["precise"] == "1734 / 123*"
+    assert texts["precise"] == "1734 / 71*"
     assert texts["paper"] == "1734 / 306 (-1428)"

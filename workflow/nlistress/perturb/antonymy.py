@@ -34,6 +34,9 @@ antonym cannot hold of the same thing at the same time. The precision filters
 - ``ambiguous_antonym``: the lemma's antonyms differ by sense ("old" ->
   "young" or "new") and no single antonym holds ``min_antonym_share`` of the
   lemma's SemCor frequency, or Lesk's sense does not have the dominant one;
+- ``rare_antonym``: the antonym is rarer in general English than
+  ``min_antonym_zipf`` (wordfreq's Zipf scale): "incorrupt", "impermanent",
+  "uneager" are WordNet antonyms that read as mistakes;
 - ``position``: the adjective is predicative ("the room was dark"; not in an
   idiom with *come*, *go*, *run*, ...: "comes alive"; with an infinitive only
   when the antonym is the word with a negative prefix or both take such an
@@ -43,34 +46,52 @@ antonym cannot hold of the same thing at the same time. The precision filters
   "a big fan" -> "a little fan", read as the quantifier "a little") or an
   attributive adjective of a gradable property (a WordNet attribute such as
   temperature or size: "a long walk") with no relational sense (a WordNet
-  pertainym: "a legal aid center") in an indefinite or predicate noun phrase
-  ("a big step"; "the evil sergeant" may name another sergeant once changed);
+  pertainym: "a legal aid center") in a predicate noun phrase ("it was a big
+  step"; elsewhere the noun phrase may name another thing once changed: "A
+  conventional siege was useless", "has a senior division", "the evil sergeant");
   classifying adjectives ("local government", "foreign policy") and other
-  positions are dropped;
+  positions are dropped, and so are "early"/"late" before a noun, which name a
+  period ("an early material") or a former state ("the late president"), and
+  "true of/about/for" ("false of" is not English), and a complement the
+  adjective selects ("full of", "busy with", "powerless over", "dangerous to")
+  unless the antonym is the word with or without a negative prefix ("empty of
+  energy" and "idle with shipping" are not English);
 - ``existential_scope``: the noun the adjective describes is a bare plural,
   has a number, or is quantified existentially ("some", "many", "several"):
   "some cheap hotels" and "some expensive hotels" are compatible; so are two
   relative clauses that pick out such a group ("Women who have become rich"
   and "Women who have become poor"), and two things said to exist ("There is
-  an old woman in the village" and "There is a young woman in the village"),
-  and an indefinite physical object of having or making ("has an old pulpit"
-  and "has a new pulpit"), a time something happens on ("on a wet day") or
-  the subject of a generic present ("A bigger contribution means ..."); a
+  an old woman in the village" and "There is a young woman in the village"); a
   number said to be so ("300 dead" and "300 alive"), and a property held over
-  a quantified domain ("available in many shops");
+  a quantified domain ("available in many shops"), and a property of some
+  occasions ("sometimes available", "successfully invaded hundreds of times");
 - ``comparison_standard``: the word is in the standard of a comparison
   ("better than the old one", "much like a large account", "the difference
   between an economy with a high standard ..."), in an equative, degree or focus construction
   ("as good as new", "strong enough to move", "almost impossible", "only
   available") or in an embedded degree question
   ("how successful someone is") or a measure phrase ("a mile long"), or
-  beside its own antonym ("an even male, female ratio" would become "male, male");
+  in a sentence that has its own antonym ("an even male, female ratio" would become
+  "male, male"; "not bad, it is actually pretty good" would say "pretty bad"),
+  or graded by "less" ("less educated" -> "less uneducated"), by "more"/"most"
+  where the antonym adds a negative prefix ("more unimportant"), or by a degree of
+  absence where it drops one ("completely unrelated" -> "completely related");
+- ``coordination``: the word is coordinated with another ("available and
+  expensive"), its predicate shares its subject with another ("independent
+  and do not need me at all", "strong, yet brittle"), another predicate says
+  it again of the same subject ("that's good, that's great") or its clause is
+  set against another ("important, but there are also other worthy causes",
+  "older even though she was only eighteen"): the other part may presuppose or
+  restate the word, and the edited sentence then contradicts itself;
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
   physical or visual property: temperature, weight, brightness, colour)
   describes something that is not a physical thing in its first WordNet
   sense ("the game is hot", "something very dark"): the sense is figurative
   and its antonym is not; and an adjective whose sense shifts when said of a
-  person ("a dark man", "a cold woman", "my old friend") describes one;
+  person ("a dark man", "a cold woman", "my old friend") describes one; a
+  health adjective ("well", "ill") describes no person ("That is unwell"), or a
+  danger adjective ("safe", "dangerous") may describe one ("because they were
+  dangerous": a person kept out of danger is safe, and may still be dangerous);
 - ``inflection``: the word is an inflected form that its tag does not name
   ("colder" tagged as a plain adjective), so the antonym's form is unknown, or
   "more"/"most" grades it while the antonym has its own comparative ("more
@@ -154,9 +175,11 @@ WORD_FILTERS = (
     "wordnet_compound",
     "rare_sense",
     "ambiguous_antonym",
+    "rare_antonym",
     "position",
     "existential_scope",
     "comparison_standard",
+    "coordination",
     "abstract_subject",
     "inflection",
 )
@@ -166,7 +189,7 @@ _PREDICATIVE = {"acomp", "attr", "oprd"}
 # Determiners and quantifiers under which a noun phrase may denote only some of its kind.
 _EXISTENTIAL = frozenset(
     {"some", "many", "several", "few", "most", "various", "numerous", "certain", "any",
-     "more", "other", "lots", "lot", "plenty", "couple", "number", "dozens", "hundreds",
+     "more", "other", "lots", "lot", "plenty", "myriad", "couple", "number", "dozens", "hundreds",
      "thousands", "millions", "both", "either", "such", "these", "those"}
 )
 
@@ -182,13 +205,6 @@ _SENSE_SHIFTS_FOR_PEOPLE = frozenset(
     {"dark", "fair", "light", "bright", "hot", "cold", "cool", "warm", "sharp", "dull", "sweet", "sour",
      "loud", "soft"}
 )
-# Verbs whose indefinite object may be one of several such things ("has an old pulpit").
-_HAVING_VERBS = frozenset(
-    {"have", "own", "build", "construct", "buy", "make", "get", "keep", "find", "see", "sell",
-     "carry", "hold", "wear", "bring", "contain", "include", "feature", "offer"}
-)
-# Times a thing happens on: "the perfect size for a couple of hours on a wet day".
-_OCCASIONS = frozenset({"day", "night", "evening", "morning", "afternoon", "week", "weekend", "occasion"})
 # Relations an "old" holds in time, not age ("my old friend" is a friend of long standing).
 _RELATIONS = frozenset(
     {"friend", "colleague", "acquaintance", "enemy", "rival", "flame", "ally", "classmate",
@@ -220,11 +236,43 @@ _GOAL_NOUNS = frozenset(
 _IDIOM_VERBS = frozenset(
     {"come", "go", "run", "fall", "turn", "hold", "ring", "break", "cut", "play", "grow"}
 )
+# Conjunctions that set a clause against the one before ("important, but there are also ...").
+_CONTRAST = frozenset({"but", "yet"})
+# Prepositions an adjective selects for its complement ("full of", "busy with", "powerless
+# over", "dangerous to"); an antonym that is not the word with a negative prefix seldom
+# selects the same one ("empty of energy", "idle with shipping").
+_SELECTED_PREPOSITIONS = frozenset({"of", "with", "over", "to"})
+# Degree adverbs that grade an absence ("completely unrelated", "relatively unknown") and
+# read oddly on the word without its prefix ("completely related", "relatively known").
+_ABSENCE_DEGREES = frozenset(
+    {"completely", "totally", "entirely", "utterly", "wholly", "relatively", "largely", "fully"}
+)
+# Subordinators of a concession ("older even though she was only eighteen").
+_CONCESSIVE = frozenset({"though", "although", "whereas"})
+# Adjectives that before a noun name a period or a former state, not a time relative to another
+# ("an important early material", "the late president").
+_PERIOD_ADJECTIVES = frozenset({"early", "late"})
+# Health adjectives, said only of living things: of anything else "well" is "fine" and "ill" is
+# "bad" ("That is unwell" -> "That is well" is no contradiction).
+_OF_LIVING_THINGS = frozenset({"well", "ill", "unwell", "sick"})
+# Danger adjectives: "safe" of a thing is "not dangerous", of a person "out of danger", so a
+# person may be both ("confined because they were dangerous" -> "... because they were safe").
+_DANGER = frozenset({"safe", "unsafe", "dangerous"})
+# "true of/about/for X" says that something applies to X; "false of X" is not English.
+_APPLIES_TO = frozenset({"of", "about", "for"})
+# How often: a property of some occasions, whose antonym may hold on others ("is sometimes
+# available" and "is sometimes unavailable"; "successfully invaded hundreds of times").
+_FREQUENCY_ADVERBS = frozenset(
+    {"sometimes", "often", "frequently", "occasionally", "repeatedly", "rarely", "seldom"}
+)
 # WordNet attributes of physical adjectives, which only physical things have.
 _PHYSICAL_PROPERTIES = frozenset(
     {"physical_property.n.01", "visual_property.n.01", "fullness.n.01", "fullness.n.03"}
 )
 _PERSON_PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "me", "him", "her", "us", "them"})
+_PERSON_INDEFINITES = frozenset(
+    {"anyone", "anybody", "someone", "somebody", "everyone", "everybody", "nobody", "no-one"}
+)
 # A WordNet gloss that restricts a sense to people: "(used especially of persons)".
 _PERSON_GLOSS = re.compile(r"\b(?:persons?|people)\b")
 # Negative prefixes of English adjectives, and words that only look prefixed or negated
@@ -314,6 +362,7 @@ class Antonymy(Generator):
         self.exclude_lemmas = frozenset(w.lower() for w in get("exclude_lemmas", []))
         self.min_sense_count = get("min_sense_count", 1)
         self.min_antonym_share = float(get("min_antonym_share", 0.85))
+        self.min_antonym_zipf = float(get("min_antonym_zipf", 0.0))
         self.prefix_antonyms = get("prefix_antonyms", True)
         self.word_sense = get("word_sense", "lesk")
         self._entries: dict[tuple[str, str], _Entry | None] = {}
@@ -547,9 +596,12 @@ class Antonymy(Generator):
 
     @staticmethod
     def _is_person(wn: Any, noun: Any | None) -> bool:
-        """The noun names a person (WordNet person.n.01 in its first sense, or a personal pronoun)."""
+        """The noun names a person (WordNet person.n.01 in its first sense, a personal pronoun
+        other than "they"/"it", or "anyone", "someone", ...)."""
         if noun is None:
             return False
+        if noun.lower_ in _PERSON_INDEFINITES:
+            return True
         if noun.pos_ == "PRON":
             return noun.lower_ in ("i", "you", "he", "she", "we", "me", "him", "her", "us")
         return noun.ent_type_ == "PERSON" or any(
@@ -558,6 +610,13 @@ class Antonymy(Generator):
             for path in synset.hypernym_paths()
             for s in path
         )
+
+    @classmethod
+    def _may_be_person(cls, wn: Any, noun: Any | None) -> bool:
+        """The noun names a person, or is a pronoun that may stand for people ("they")."""
+        if noun is not None and noun.pos_ == "PRON" and noun.lower_ in _PERSON_PRONOUNS:
+            return True
+        return cls._is_person(wn, noun)
 
     @staticmethod
     def _is_physical(wn: Any, noun: Any | None) -> bool:
@@ -571,48 +630,31 @@ class Antonymy(Generator):
             senses[0], {"abstraction.n.06"}
         )
 
-    def _one_of_several(self, wn: Any, noun: Any) -> bool:
-        """An indefinite noun phrase that may be one of several things of its kind.
-
-        The object of having or making, when it is a physical thing ("has an old
-        pulpit", "constructed a large house": a new pulpit or a small house may
-        be there too); a time a thing happens on ("on a wet day"); the subject
-        of a generic present ("A bigger contribution means support").
-        """
-        if not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children):
-            return False
-        if noun.dep_ == "dobj" and noun.head.lemma_.lower() in _HAVING_VERBS:
-            # a thing in one of its first two senses ("sculpture" is first the art, then the work)
-            return any(
-                falls_under(sense, {"physical_entity.n.01"}) for sense in wn.synsets(noun.lemma_.lower(), "n")[:2]
-            )
-        if noun.dep_ == "pobj" and noun.lemma_.lower() in _OCCASIONS:
-            return True
-        verb = noun.head
-        return noun.dep_ == "nsubj" and verb.tag_ == "VBZ" and not any(
-            c.dep_ in ("aux", "auxpass") for c in verb.children
-        ) and verb.lemma_.lower() != "be"
-
     @staticmethod
-    def _describes_one(noun: Any) -> bool:
-        """The noun phrase introduces or predicates one thing ("a long walk", "it was a good idea").
+    def _predicate_nominal(noun: Any) -> bool:
+        """The noun phrase is predicated of something ("it was a good idea", "made it a big success").
 
-        A definite or possessive phrase ("the evil sergeant", "their internal
-        funds") may pick out another referent once its modifier changes.
+        Anywhere else an adjective's noun phrase may name another referent once
+        the adjective changes: an indefinite one may be one of several things of
+        its kind ("A conventional siege was useless" and "An unconventional siege
+        was useless", "has a senior division" and "has a junior division", "had
+        a good laugh"), and a definite or possessive one may pick out another
+        ("the evil sergeant", "their internal funds").
         """
-        if noun.dep_ in ("attr", "oprd"):
-            return True
-        return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+        return noun.dep_ in ("attr", "oprd")
 
     @staticmethod
     def _existential(noun: Any | None, bare_plural: bool) -> bool:
         """The noun phrase may denote only some of its kind: a number, "some"/"many", and (when
         ``bare_plural``) a bare plural. A bare plural subject of a predicate is generic ("prices
         are high"), so an antonym contradicts it; a bare plural object is not ("sells cheap
-        cars" and "sells expensive cars")."""
+        cars" and "sells expensive cars"). Bare "people" is never generic in that way: "people
+        will be happy" and "people will be unhappy" speak of some people each."""
         if noun is None:
             return False
         if noun.lower_ in _EXISTENTIAL or (noun.tag_ == "CD" and noun.lower_ != "one"):  # "300 dead"
+            return True
+        if noun.lower_ in ("people", "folks") and not any(c.dep_ in ("det", "poss") for c in noun.children):
             return True
         dets = [c for c in noun.children if c.dep_ in ("det", "nummod", "quantmod", "amod", "predet")]
         if any(c.lower_ in _EXISTENTIAL or c.dep_ == "nummod" or c.like_num for c in dets):
@@ -622,6 +664,71 @@ class Antonymy(Generator):
             return True
         has_det = any(c.dep_ in ("det", "poss", "predet") for c in noun.children)
         return bare_plural and noun.tag_ in ("NNS", "NNPS") and not has_det
+
+    @staticmethod
+    def _coordinated(token: Any) -> bool:
+        """The word is coordinated with another ("available and expensive"), its predicate
+        shares its subject with another ("independent and do not need me at all", "strong,
+        yet brittle"), another predicate says it again of the same subject ("that's good,
+        that's great"), or its clause is set against another ("important, but there are also
+        other worthy causes", "older even though she was only eighteen").
+
+        The other part may presuppose or restate the word (only what is available
+        can be expensive), and the edited sentence then contradicts itself.
+        """
+        if token.dep_ == "conj" or any(c.dep_ == "conj" for c in token.children):
+            return True
+        verb = token.head.head if token.dep_ == "amod" else token.head
+        if verb.pos_ not in ("VERB", "AUX"):
+            return False
+        subject = next((c.lower_ for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subject is not None and any(  # "that's good, that's great": said again of "that"
+            t.i != token.i and t.dep_ == "acomp" and any(
+                c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == subject for c in t.head.children
+            )
+            for t in token.sent
+        ):
+            return True
+        if any(  # "older even though she was eighteen": a concession sets the two against each other
+            c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children)
+            for c in (*verb.children, verb)
+        ):
+            return True
+        conjuncts = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX", "ADJ")]
+        return any(not any(d.dep_ in ("nsubj", "nsubjpass", "expl") for d in c.children) for c in conjuncts) or (
+            bool(conjuncts) and any(c.dep_ == "cc" and c.lower_ in _CONTRAST for c in verb.children)
+        )
+
+    @staticmethod
+    def _on_some_occasions(token: Any) -> bool:
+        """The word or its clause's verb says how often ("sometimes available", "invaded
+        successfully hundreds of times"): the antonym may hold on the other occasions.
+        "at all times" and "every time" say always, and are left alone."""
+        verb = token
+        while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:  # (a root heads itself)
+            verb = verb.head
+        for child in (*token.children, *verb.children):
+            if child.dep_ == "advmod" and child.lower_ in _FREQUENCY_ADVERBS:
+                return True
+            words = [t.lower_ for t in child.subtree]
+            if "times" in words and not {"all", "every"} & set(words) and any(
+                t.like_num or t.lower_ in _EXISTENTIAL for t in child.subtree
+            ):
+                return True
+        return False
+
+    def _rare_antonym(self, entry: _Entry, sense: _Sense, resolved: bool) -> bool:
+        """Every antonym the word could get is rarer than ``min_antonym_zipf`` in general
+        English (wordfreq's Zipf scale: 3 is once per million words): "incorrupt",
+        "impermanent", "uneager" read as errors even where WordNet lists them."""
+        from wordfreq import zipf_frequency
+
+        names = [a.name().lower() for a in sense.antonyms]
+        if self.filters("ambiguous_antonym") and not resolved:
+            names = [n for n in names if n == entry.dominant[0]] or names
+        return all(
+            zipf_frequency(n.replace("_", " "), "en") < self.min_antonym_zipf for n in names
+        )
 
     @classmethod
     def _some_places(cls, noun: Any) -> bool:
@@ -668,6 +775,22 @@ class Antonymy(Generator):
                 a.name().lower() for a in sense.antonyms
             }:
                 return "ambiguous_antonym"
+        if on("rare_antonym") and self._rare_antonym(entry, sense, resolved):
+            return "rare_antonym"
+        if on("position") and (
+            (lemma in _PERIOD_ADJECTIVES and position == "attributive")
+            or (  # "full of energy" -> "empty of energy", "busy with shipping" -> "idle with"
+                any(c.dep_ == "prep" and c.lower_ in _SELECTED_PREPOSITIONS for c in token.children)
+                and not any(
+                    _negative_prefix(a.name(), lemma) or _negative_prefix(lemma, a.name())
+                    for a in sense.antonyms
+                )
+            )
+            or (lemma in ("true", "false") and any(
+                c.dep_ == "prep" and c.lower_ in _APPLIES_TO for c in token.children
+            ))
+        ):
+            return "position"  # "an early material" -> "a late material"; "true of" -> "false of"
         if on("position") and token.tag_ in ("JJS", "RBS") and position == "predicative" and not any(
             c.dep_ in ("det", "poss") for c in token.children
         ):
@@ -697,7 +820,7 @@ class Antonymy(Generator):
                 position == "attributive"
                 and synset.attributes()
                 and not self._relational(wn, lemma)
-                and self._describes_one(token.head)
+                and self._predicate_nominal(token.head)
             )
         ):
             return "position"
@@ -711,6 +834,11 @@ class Antonymy(Generator):
             and self._is_person(wn, self._described(token))
         ):
             return "abstract_subject"  # "a dark man", "a cold woman", "my old friend"
+        if on("abstract_subject") and (
+            (token.lower_ in _OF_LIVING_THINGS and not self._is_person(wn, self._described(token)))
+            or (lemma in _DANGER and self._may_be_person(wn, self._described(token)))
+        ):
+            return "abstract_subject"  # "That is unwell"; "because they were dangerous"
         if on("existential_scope") and (
             any(
                 t.dep_ == "det" and t.lower_ in _EXISTENTIAL
@@ -734,7 +862,7 @@ class Antonymy(Generator):
                 and any(c.dep_ == "expl" for c in a.head.children)
                 for a in (token, *token.ancestors)
             )
-            or (position == "attributive" and self._one_of_several(wn, token.head))
+            or self._on_some_occasions(token)
             or any(  # "available in many shops": and unavailable in many others
                 c.dep_ == "prep" and any(self._some_places(o) for o in c.children if o.dep_ == "pobj")
                 for c in (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))
@@ -749,16 +877,30 @@ class Antonymy(Generator):
                 for a in token.ancestors
             )
             or any(c.lower_ in _DEGREE_WORDS for c in token.children)
+            # "less educated" -> "less uneducated": a degree below, doubly negated
+            or any(c.dep_ == "advmod" and c.lower_ in ("less", "least") for c in token.children)
+            # "more important" -> "more unimportant" (English says "less important")
+            or (any(c.dep_ == "advmod" and c.lower_ in ("more", "most") for c in token.children)
+                and any(_negative_prefix(a.name(), lemma) for a in sense.antonyms))
+            # "completely unrelated" -> "completely related": these grade an absence only
+            or (any(c.dep_ == "advmod" and c.lower_ in _ABSENCE_DEGREES for c in token.children)
+                and any(_negative_prefix(lemma, a.name()) for a in sense.antonyms))
             or (token.dep_ in _PREDICATIVE and any(  # "are sorely absent"
                 c.lower_ in _DEGREE_WORDS and c.dep_ == "advmod" and c.i < token.i for c in token.head.children
             ))
             or any(c.dep_ == "npadvmod" for c in token.children)  # "a mile long"
-            or any(  # a contrast with its own antonym beside it: "an even male, female ratio"
-                w.lemma_.lower() in {a.name().lower() for a in sense.antonyms}
-                for w in token.doc[max(token.i - 3, 0) : token.i + 4]
+            or any(  # its own antonym in the sentence: "an even male, female ratio", "not bad, ... good"
+                w.lemma_.lower() in {a.name().lower() for a in sense.antonyms} for w in token.sent
             )
         ):
             return "comparison_standard"
+        verb = token.head if token.dep_ in _PREDICATIVE else token
+        if on("imperative") and verb.tag_ == "VB" and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in verb.children
+        ) and verb.dep_ in ("ROOT", "conj", "parataxis", "ccomp"):
+            return "imperative"  # "We are having a conversation, please be respectful."
+        if on("coordination") and self._coordinated(token):
+            return "coordination"
         if on("position") and token.i > 0 and token.doc[token.i - 1].lower_ in ("a", "an") and any(
             a.name() == "little" for a in sense.antonyms
         ):
@@ -996,7 +1138,8 @@ class Antonymy(Generator):
             + ", ".join(f"`{name}`" for name in self.filters.active())
             + ". They drop questions, imperatives, transcripts, source errors, words under "
             "negation, modals, conditionals or in non-asserted clauses, quantifiers and "
-            "excluded lemmas, names, fixed compounds, rare or ambiguous senses, classifying "
+            "excluded lemmas, names, fixed compounds, rare or ambiguous senses, antonyms too "
+            "rare in general English to read as English (wordfreq, `min_antonym_zipf`), classifying "
             "and definite attributive uses, existential or generic scope, comparisons and "
             "figurative physical adjectives; the module documentation of "
             "`nlistress.perturb.antonymy` defines each.",
@@ -1017,7 +1160,8 @@ class Antonymy(Generator):
             "lemma of the sense (skipping multi-word antonyms and a short list of words) and "
             "removed duplicate pairs.",
             "- **Resources**: WordNet 3.0 through NLTK; other WordNet versions differ in "
-            "senses, glosses and antonym links.",
+            "senses, glosses and antonym links. Word frequencies are wordfreq's English "
+            "lists (the version pinned in `constraints.txt`).",
         ]
         return "\n".join(lines) + "\n"
 

@@ -21,7 +21,8 @@ The sentence checks look at the spaCy sentence that holds the edited word:
     grammatical to begin with, so neither is any edit of it.
 ``question``
     ends with a question mark, or opens with an auxiliary followed by its
-    subject ("Is this a good move", "Did you see the old house").
+    subject ("Is this a good move", "Did you see the old house"), or with a
+    wh-word, an auxiliary and its subject ("What do you think about our governor.").
 ``imperative``
     the root is a bare verb (tag ``VB``) with no subject ("Find the number",
     "Take a long walk"), or the sentence opens with "let's"/"let us".
@@ -143,6 +144,11 @@ def is_question(span: Any) -> bool:
     if _last_char(span) == "?":
         return True
     first = next((t for t in span if not t.is_punct), None)
+    if first is not None and first.tag_ in ("WP", "WRB", "WDT") and first.i + 2 < span.end:
+        # "What do you think about ...": a wh-word, then an auxiliary and its subject (not
+        # "What he said was true", nor "What is important is ...")
+        aux, subject = first.nbor(1), first.nbor(2)
+        return aux.pos_ == "AUX" and subject.dep_ in SUBJECT_DEPS
     if first is None or first.pos_ != "AUX":
         return False
     # "Is this a good move" / "Did you see it": an auxiliary first, its subject right after.

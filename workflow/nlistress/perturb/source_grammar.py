@@ -135,6 +135,8 @@ class SourceGrammar:
       determiner ("woman drinks a beer"), unless it has a compound modifier
       or a name follows it ("NBA commissioner", "local boy Gates");
     - a sentence adverb capitalised after a comma ("here, However, there is");
+    - "it's" for "its" ("popular for it's white sand beach", "It's discount stores are"),
+      a bare verb after "be" ("was quickly approve");
     - a comma splice with no subject ("standing near the water , looks to be
       throwing"), a plural subject with a singular verb ("The elements ... encapsulates"),
       a finite verb used as a modifier ("a newly establishes
@@ -452,4 +454,30 @@ class SourceGrammar:
             t.doc[t.i + 2].like_num or t.doc[t.i + 2].text in ("$", "£", "€", "₹", "Rs", "Rs.")
         ):
             out.append("'worth of' before an amount")  # "a property worth of $1023.65"
+        if t.tag_ == "VB" and t.is_lower and any(
+            c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" and c.i < t.i for c in children
+        ) and not any(c.dep_ == "aux" and c.tag_ in ("TO", "MD") for c in children):
+            out.append(f"bare {t.text!r} after 'be'")  # "The motion was quickly approve"
+        if t.lower_ == "it" and self._possessive_its(t):
+            out.append("\"it's\" for \"its\"")  # "popular for it's white sand beach"
         return out
+
+    @staticmethod
+    def _possessive_its(it: Any) -> bool:
+        """``it`` and the ``'s`` after it stand for "its": parsed as a possessive ("continue
+        it's planning efforts"), after a preposition ("at the time of it's birth"), or before
+        the subject of another verb ("It's discount stores are very popular")."""
+        doc = it.doc
+        if it.i + 1 >= len(doc) or doc[it.i + 1].lower_ not in ("'s", "\u2019s"):
+            return False
+        clitic = doc[it.i + 1]
+        if it.dep_ == "poss" or clitic.dep_ == "case" or clitic.tag_ == "POS":
+            return True
+        if it.i > 0 and doc[it.i - 1].dep_ == "prep":
+            return True
+        return any(
+            c.dep_ == "ccomp" and any(
+                s.dep_ in ("nsubj", "nsubjpass") and s.left_edge.i == clitic.i + 1 for s in c.children
+            )
+            for c in clitic.children
+        )
