@@ -507,7 +507,7 @@ class Antonymy(Generator):
         success", "there was an increase"): anywhere else it names a thing, and
         its antonym names another thing ("the employer" vs "the employee").
         """
-        while token.dep_ == "conj" and token.head is not token:
+        while token.dep_ == "conj" and token.head.i != token.i:
             token = token.head
         if token.pos_ == "NOUN":
             indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children)
@@ -548,7 +548,7 @@ class Antonymy(Generator):
     @staticmethod
     def _described(token: Any) -> Any | None:
         """The noun (or pronoun) the adjective describes: its head, or the subject of its verb."""
-        while token.dep_ == "conj" and token.head is not token:
+        while token.dep_ == "conj" and token.head.i != token.i:
             token = token.head
         if token.dep_ == "amod":
             return token.head
@@ -566,7 +566,7 @@ class Antonymy(Generator):
                     if child.tag_ in ("WP", "WDT") and verb.dep_ == "relcl":
                         return verb.head  # "women who have become rich": the women
                     return child
-            if verb.dep_ != "xcomp" or verb.head is verb:
+            if verb.dep_ != "xcomp" or verb.head.i == verb.i:
                 return None
             verb = verb.head  # "Certain colors seem to be more acceptable": the colors
 
