@@ -132,6 +132,7 @@ from .precision import (
     decisive,
     drop_reason,
     falls_under,
+    in_imperative_clause,
     scope_reasons,
     sentence_reasons,
     wordnet_compound,
@@ -894,10 +895,7 @@ class Antonymy(Generator):
             )
         ):
             return "comparison_standard"
-        verb = token.head if token.dep_ in _PREDICATIVE else token
-        if on("imperative") and verb.tag_ == "VB" and not any(
-            c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in verb.children
-        ) and verb.dep_ in ("ROOT", "conj", "parataxis", "ccomp"):
+        if on("imperative") and in_imperative_clause(token):
             return "imperative"  # "We are having a conversation, please be respectful."
         if on("coordination") and self._coordinated(token):
             return "coordination"

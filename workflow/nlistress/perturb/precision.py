@@ -25,7 +25,9 @@ The sentence checks look at the spaCy sentence that holds the edited word:
     wh-word, an auxiliary and its subject ("What do you think about our governor.").
 ``imperative``
     the root is a bare verb (tag ``VB``) with no subject ("Find the number",
-    "Take a long walk"), or the sentence opens with "let's"/"let us".
+    "Take a long walk"), or the sentence opens with "let's"/"let us"; the
+    antonymy generator also asks :func:`in_imperative_clause` of the edited
+    word ("..., please be respectful").
 ``fragment``
     no finite verb in the sentence ("Very nice.", "A big house on the hill."),
     or one that opens it without a subject ("Takes you away from the city.").
@@ -166,6 +168,18 @@ def is_imperative(span: Any) -> bool:
     # Only adverbs, interjections, "please", "do"/"don't" may come before the verb.
     before = [t for t in words if t.i < root.i]
     return all(t.pos_ in ("ADV", "INTJ", "PART", "AUX") or t.lower_ == "please" for t in before)
+
+
+def in_imperative_clause(token: Any) -> bool:
+    """``token`` is predicated in an imperative clause that is not the sentence's first ("We
+    are having a conversation, please be respectful."): :func:`is_imperative` reads only the
+    sentence's root and what comes before it."""
+    verb = token.head if token.dep_ in ("acomp", "attr", "oprd") else token
+    return (
+        verb.tag_ == "VB"
+        and verb.dep_ in ("ROOT", "conj", "parataxis", "ccomp")
+        and not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in verb.children)
+    )
 
 
 def is_fragment(span: Any) -> bool:
