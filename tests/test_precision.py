@@ -142,6 +142,29 @@ ANTONYMY_KEPT = [
 # Edits the judged sample of the 2026-11-23 build found wrong or unreadable, each with the
 # filter that now rejects it (the sentence may keep an edit of another word).
 ANTONYMY_EDITS_REJECTED = [
+    # judged wrong in the samples of the 601-pair build (2026-11-23, evening):
+    # a result clause that follows from the degree ("so ungrateful ... that he sent flowers")
+    ("He was so grateful to receive the message that he sent the sender a bunch of flowers.",
+     "He was so ungrateful to receive the message that he sent the sender a bunch of flowers.",
+     "comparison_standard"),
+    # the view of some of a group: others may hold the opposite
+    ("According to some professionals, cooler times are the best for getting a catch.",
+     "According to some professionals, cooler times are the worst for getting a catch.", "existential_scope"),
+    # an event that befalls some of a bare plural
+    ("Managed care bought Republican votes and patients will end up dead because of this.",
+     "Managed care bought Republican votes and patients will end up alive because of this.",
+     "existential_scope"),
+    # "prepared to" is willing, "unprepared to" is not ready
+    ("The whole organization was prepared to fight to keep whole life policies with a term life with annuity.",
+     "The whole organization was unprepared to fight to keep whole life policies with a term life with annuity.",
+     "position"),
+    # a survey statement named, not asserted: its opposite may get the same score
+    ("On a scale of 0 (strongly disagree) to 7 (strongly agree) the statement alcoholics are difficult to "
+     "treat received a mean score of 6.25, and the statement alcoholism is a treat-able disease received "
+     "a mean score of 5.27.",
+     "On a scale of 0 (strongly disagree) to 7 (strongly agree) the statement alcoholics are easy to "
+     "treat received a mean score of 6.25, and the statement alcoholism is a treat-able disease received "
+     "a mean score of 5.27.", "conditional"),
     # "early"/"late" before a noun name a period: an early and a late material may both matter
     ("An important early material, obsidian, was discovered on the island of Milos.",
      "An important late material, obsidian, was discovered on the island of Milos.", "position"),
@@ -416,6 +439,15 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ("The Vienna modernist was relatively unknown at the time of it's birth.", "\"it's\" for \"its\""),
         ("It's discount name designer outlet stores are very popular.", "\"it's\" for \"its\""),
         ("The motion was quickly approve because everyone thought it was amazing.", "bare 'approve' after 'be'"),
+        # judged ungrammatical in the samples of the 2026-11-23 builds: a word general English
+        # never uses, a doubled consonant typed once, capitalised words run together, "be" + modal
+        ("A girl in green looks at the camera and stands in front of a huge crowd of indescript faces .",
+         "typo 'indescript'"),
+        ("A lady siting on the ground cutting decorating out a white sheet .", "typo 'siting'"),
+        ("They expelled him from Rand because he commited a crime", "typo 'commited'"),
+        ("Cruises are available from the Bhansi Ghat, which is near the CityPalace.",
+         "words run together in 'CityPalace'"),
+        ("Harrer was will aware that she was.", "'was' before the modal 'will'"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -450,6 +482,10 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
         # "it's" for "it is"
         "Sir James thinks it's totally reasonable.",
         "It's easy to overdose on the many temples, palaces, and museums in India.",
+        # one edit from a far more common word ("missing", "amids"), yet words of their own
+        "A cat is hissing at something .",
+        "A taxi is trying to drive on a street amidst a crowd of people .",
+        "The 49ers are ready to play versus their rivals .",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

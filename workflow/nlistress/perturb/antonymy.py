@@ -41,7 +41,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   idiom with *come*, *go*, *run*, ...: "comes alive"; with an infinitive only
   when the antonym is the word with a negative prefix or both take such an
   infinitive: "able to" -> "unable to", "easy to set up" -> "difficult to set
-  up", not "careful to" -> "careless to" or "sure to invest"; never "sure"
+  up", not "careful to" -> "careless to" or "sure to invest", nor "prepared to
+  fight" (willing) -> "unprepared to fight" (not ready); never "sure"
   or "certain" with a clause: "I'm sure they did" -> "I'm unsure they did"; not
   "a big fan" -> "a little fan", read as the quantifier "a little") or an
   attributive adjective of a gradable property (a WordNet attribute such as
@@ -63,8 +64,10 @@ antonym cannot hold of the same thing at the same time. The precision filters
   and "Women who have become poor"), and two things said to exist ("There is
   an old woman in the village" and "There is a young woman in the village"); a
   number said to be so ("300 dead" and "300 alive"), and a property held over
-  a quantified domain ("available in many shops"), and a property of some
-  occasions ("sometimes available", "successfully invaded hundreds of times");
+  a quantified domain ("available in many shops"), a property of some
+  occasions ("sometimes available", "successfully invaded hundreds of times"),
+  a view reported of some of a group ("According to some professionals, ...
+  are the best"), and an outcome for a bare plural ("patients will end up dead");
 - ``comparison_standard``: the word is in the standard of a comparison
   ("better than the old one", "much like a large account", "the difference
   between an economy with a high standard ..."), in an equative, degree or focus construction
@@ -224,6 +227,9 @@ _TOUGH = frozenset(
 # Raising adjectives: with an infinitive they state likelihood, and their antonym takes none
 # ("we are sure to invest" -> "we are unsure to invest").
 _RAISING = frozenset({"sure", "certain", "likely", "bound", "due", "apt", "liable"})
+# With an infinitive these mean "willing", and their prefix antonym "not ready": "was prepared to
+# fight" and "was unprepared to fight" may both hold.
+_WILLING = frozenset({"prepared"})
 # Epistemic adjectives: with a clause ("sure he'll be back", "I'm sure, ...") their antonyms
 # need "whether" ("unsure he'll be back" is not English).
 _EPISTEMIC = frozenset({"sure", "certain", "confident"})
@@ -718,6 +724,25 @@ class Antonymy(Generator):
                 return True
         return False
 
+    def _reported_by_some(self, token: Any) -> bool:
+        """The sentence reports the view of some of a group ("According to some professionals,
+        cooler times are the best"): other members may hold the opposite one."""
+        return any(
+            w.lower_ == "according"
+            and any(self._existential(o, bare_plural=True) for t in w.children for o in t.children if o.dep_ == "pobj")
+            for w in token.sent
+        )
+
+    @staticmethod
+    def _of_an_event(token: Any) -> bool:
+        """The adjective is where an event leaves its subject ("patients will end up dead"),
+        which a bare plural subject reads as befalling some, not all (where "prices are high"
+        is said of prices in general)."""
+        verb = token.head if token.dep_ in ("acomp", "oprd") else token
+        return verb.lemma_.lower() in ("end", "wind") and any(
+            c.dep_ == "prt" and c.lower_ == "up" for c in verb.children
+        )
+
     def _rare_antonym(self, entry: _Entry, sense: _Sense, resolved: bool) -> bool:
         """Every antonym the word could get is rarer than ``min_antonym_zipf`` in general
         English (wordfreq's Zipf scale: 3 is once per million words): "incorrupt",
@@ -798,7 +823,7 @@ class Antonymy(Generator):
             return "position"  # "it's best to golf" -> "it's worst to golf"
         infinitive = any(c.dep_ == "xcomp" for c in token.children)
         if on("position") and infinitive and (
-            lemma in _RAISING
+            lemma in _RAISING | _WILLING
             or not any(
                 _negative_prefix(a.name(), lemma) or _negative_prefix(lemma, a.name())
                 or (lemma in _TOUGH and a.name().lower() in _TOUGH)
@@ -864,6 +889,12 @@ class Antonymy(Generator):
                 for a in (token, *token.ancestors)
             )
             or self._on_some_occasions(token)
+            or self._reported_by_some(token)
+            or (  # "patients will end up dead": an event that befalls some of them
+                described is not None and described.dep_ in ("nsubj", "nsubjpass")
+                and self._existential(described, bare_plural=True)
+                and self._of_an_event(token)
+            )
             or any(  # "available in many shops": and unavailable in many others
                 c.dep_ == "prep" and any(self._some_places(o) for o in c.children if o.dep_ == "pobj")
                 for c in (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))
@@ -890,6 +921,9 @@ class Antonymy(Generator):
                 c.lower_ in _DEGREE_WORDS and c.dep_ == "advmod" and c.i < token.i for c in token.head.children
             ))
             or any(c.dep_ == "npadvmod" for c in token.children)  # "a mile long"
+            # "so grateful ... that he sent flowers": the result clause follows from the degree
+            or (any(c.dep_ == "advmod" and c.lower_ == "so" for c in token.children)
+                and any(w.lower_ == "that" or w.dep_ == "ccomp" for w in token.sent if w.i > token.i))
             or any(  # its own antonym in the sentence: "an even male, female ratio", "not bad, ... good"
                 w.lemma_.lower() in {a.name().lower() for a in sense.antonyms} for w in token.sent
             )

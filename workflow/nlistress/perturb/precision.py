@@ -384,9 +384,39 @@ def in_quotes(token: Any) -> bool:
     return not any(t.lemma_.lower() in SPEECH_VERBS for t in sent)
 
 
+#: nouns whose content clause is mentioned, not asserted ("the statement alcoholics are
+#: difficult to treat received a mean score of 6.25", "the claim that prices are high")
+CONTENT_NOUNS = frozenset(
+    {"statement", "claim", "idea", "notion", "belief", "assertion", "view", "theory", "hypothesis",
+     "rumor", "rumour", "argument", "proposition", "suggestion", "myth", "saying", "slogan", "motto"}
+)
+
+
+def in_mentioned_statement(token: Any) -> bool:
+    """``token`` is in the content of a noun such as "statement" or "claim": a survey item or a
+    claim someone made is named, and its opposite may be named with the same score."""
+    for node in (token, *token.ancestors):
+        if (
+            node.dep_ in ("acl", "ccomp", "appos") and node.head.pos_ == "NOUN"
+            and node.head.lemma_.lower() in CONTENT_NOUNS
+        ):
+            return True  # "the claim that prices are high"
+        if any(  # "the statement alcoholics are difficult": the noun parsed as a compound
+            c.dep_ == "compound" and c.lemma_.lower() in CONTENT_NOUNS
+            for s in node.children if s.dep_ in SUBJECT_DEPS
+            for c in s.children
+        ):
+            return True
+    return False
+
+
 def non_asserted(token: Any) -> bool:
-    """An infinitive, an embedded question, a disjunction or quotation marks around ``token``."""
-    return in_infinitive(token) or in_wh_clause(token) or in_disjunction(token) or in_quotes(token)
+    """An infinitive, an embedded question, a disjunction, quotation marks or a mentioned
+    statement around ``token``."""
+    return (
+        in_infinitive(token) or in_wh_clause(token) or in_disjunction(token) or in_quotes(token)
+        or in_mentioned_statement(token)
+    )
 
 
 def scope_reasons(token: Any, switch: FilterSwitch) -> list[str]:

@@ -9,6 +9,8 @@ as ``filter: source_grammar``).
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from typing import Any
 
@@ -88,11 +90,31 @@ _PLURAL_WORDS = frozenset(
 _ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those"})
 _PREFIXES = ("re", "un", "pre", "co", "non", "over", "under", "out", "mid", "multi", "anti", "mis")
 _SUFFIXES = ("s", "es", "ed", "ing", "y", "ly", "er", "ers", "less", "like", "ness", "ee", "ees")
+#: wordfreq Zipf scale (log10 of uses per billion words): a word rarer than RARE_ZIPF that is a
+#: word at least TYPO_GAP more frequent, and at least COMMON_ZIPF, with one consonant undoubled
+#: reads as a slip for it ("siting" 2.7 for "sitting" 4.9)
+RARE_ZIPF = 3.0
+TYPO_GAP = 2.0
+COMMON_ZIPF = 4.5
+_CAMEL_CASE = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 _SENTENCE_ADVERBS = frozenset({"However", "Therefore", "Moreover", "Furthermore", "Thus", "Hence"})
 #: nouns with only a plural form: "a scissors" is wrong
 PLURALIA = frozenset({"scissors", "pants", "jeans", "trousers", "shorts", "pliers", "tongs", "glasses"})
 #: word pairs no English sentence has ("beside of a dog", "since of the pain")
 _BAD_BIGRAMS = frozenset({("beside", "of"), ("since", "of"), ("despite", "of"), ("among", "of")})
+
+
+@functools.cache
+def _english_frequencies() -> dict[str, float]:
+    """wordfreq's English word frequencies (share of all words), read once per process."""
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("en")
+
+
+def _zipf(frequency: float) -> float:
+    """A frequency on the Zipf scale (log10 of uses per billion words; 0 for unseen words)."""
+    return math.log10(frequency * 1e9) if frequency > 0 else 0.0
 
 
 class SourceGrammar:
@@ -106,11 +128,21 @@ class SourceGrammar:
       stop word nor a WordNet word (its own form or spaCy's lemma), nor a known
       word with a common prefix or suffix, nor two known words run together,
       but is one edit away from a word attested in SemCor ("seraching",
-      "wealthies", "prohobits"); new words ("hoodie", "wetsuit") have no such
-      neighbour and pass. A word of four or five letters counts only when it is
+      "wealthies", "prohobits"), or that general English never uses at all
+      (wordfreq's lists: "indescript"); new words ("hoodie", "wetsuit") have
+      neither fault and pass, and nor do words common in general English that
+      WordNet lacks ("amidst", "versus"). A word of four or five letters counts only when it is
       one edit from a stop word ("beed" for "been"), since short strings are
       one edit from many words. The check reads the word alone, never the rest
       of the input, so a subset of a file is filtered as the whole is;
+    - a real word typed for a common one: a rare lower-case word (Zipf below
+      :data:`RARE_ZIPF`) that is a word at least :data:`TYPO_GAP` Zipf points
+      more frequent, and at least :data:`COMMON_ZIPF`, with a doubled consonant
+      typed once ("a lady siting on the ground", "commited"). Other one-edit
+      neighbours are no evidence: "hissing", "amidst" and "versus" are each one
+      edit from a far more common word;
+    - words run together in capitals ("near the CityPalace"), and "be" before
+      a modal ("Harrer was will aware");
     - number disagreement: "a ... villas", "A young women", "Three woman", "grew 2 inch"
       (not in compounds such as "a six-year study", nor "a few days", nor unit
       symbols: "40 min", "70 mph", nor a measure before an adjective: "six foot tall");
@@ -191,10 +223,12 @@ class SourceGrammar:
 
     def _typo(self, token: Any) -> bool:
         word = token.lower_
-        if len(word) < 4 or self._known(word) or self._known(token.lemma_.lower()):
+        if len(word) < 4:
             return False
-        if self._derived(word):
-            return False
+        if self._known(word) or self._known(token.lemma_.lower()):
+            return self._common_word_meant(word)
+        if self._derived(word) or _zipf(_english_frequencies().get(word, 0.0)) >= RARE_ZIPF:
+            return False  # "amidst", "versus": no WordNet lemma, common in general English
         letters = "abcdefghijklmnopqrstuvwxyz"
         splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
         neighbours = {a + b[1:] for a, b in splits if b}
@@ -206,7 +240,22 @@ class SourceGrammar:
             # Short strings are one edit from many words; only a misspelt function word
             # ("beed" for "been") is told apart from slang and names.
             return any(n in self.stop_words for n in neighbours)
-        return any(self._is_attested(n) for n in neighbours)
+        return word not in _english_frequencies() or any(self._is_attested(n) for n in neighbours)
+
+    def _common_word_meant(self, word: str) -> bool:
+        """A rare real word that is a far more frequent one with a doubled consonant typed once
+        ("siting" for "sitting", "commited"): of all one-edit slips this one alone is rarely a
+        word of its own, where "pamper" or "hissing" one edit from "paper" or "missing" are."""
+        frequencies = _english_frequencies()
+        zipf = _zipf(frequencies.get(word, 0.0))
+        if len(word) < 5 or word in self.stop_words or zipf >= RARE_ZIPF:
+            return False
+        floor = max(COMMON_ZIPF, zipf + TYPO_GAP)
+        return any(
+            _zipf(frequencies.get(word[:i] + word[i] + word[i:], 0.0)) >= floor
+            for i in range(1, len(word))
+            if word[i] not in "aeiouy" and word[i - 1] != word[i]
+        )
 
     @staticmethod
     def _comma_splice(verb: Any) -> bool:
@@ -288,6 +337,11 @@ class SourceGrammar:
             out.append(f"typo {t.text!r}")
         if t.is_alpha and len(t) >= 20 and not self._known(t.lower_):
             out.append(f"words run together in {t.text!r}")  # "deitiesinEgyptianmythologyandthis"
+        elif (
+            _CAMEL_CASE.fullmatch(t.text) and t.lower_ not in _english_frequencies()
+            and all(self._known(part.lower()) for part in re.findall("[A-Z][a-z]+", t.text))
+        ):
+            out.append(f"words run together in {t.text!r}")  # "near the CityPalace"
         return out
 
     def _agreement_faults(self, t: Any) -> list[str]:
@@ -458,6 +512,10 @@ class SourceGrammar:
             c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" and c.i < t.i for c in children
         ) and not any(c.dep_ == "aux" and c.tag_ in ("TO", "MD") for c in children):
             out.append(f"bare {t.text!r} after 'be'")  # "The motion was quickly approve"
+        if t.tag_ == "MD" and t.i > span.start and t.doc[t.i - 1].lemma_ == "be" and t.doc[t.i - 1].tag_ in (
+            "VBZ", "VBP", "VBD"
+        ):
+            out.append(f"{t.doc[t.i - 1].text!r} before the modal {t.text!r}")  # "Harrer was will aware"
         if t.lower_ == "it" and self._possessive_its(t):
             out.append("\"it's\" for \"its\"")  # "popular for it's white sand beach"
         return out
