@@ -448,6 +448,14 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ("Cruises are available from the Bhansi Ghat, which is near the CityPalace.",
          "words run together in 'CityPalace'"),
         ("Harrer was will aware that she was.", "'was' before the modal 'will'"),
+        # judged ungrammatical in the AQuA-RAT census: a name split from its compound, "which"
+        # for people, a simple present after "by the time"
+        ("A ticket to Disney land costs $24.", "Disney 'land' for 'disneyland'"),
+        ("The three girls are arm wrestling in China town .", "China 'town' for 'chinatown'"),
+        ("Bert and Ernie are among 12 tenants on Sesame Street, from which 9 tenants are to be selected",
+         "'which' for the people 'tenants'"),
+        ("By the time they meet for the second time, Bob covers 48 km more than Allen.",
+         "simple present after 'by the time'"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -486,6 +494,12 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
         "A cat is hissing at something .",
         "A taxi is trying to drive on a street amidst a crowd of people .",
         "The 49ers are ready to play versus their rivals .",
+        # "Never mind" opens a clause; "Web site" is a standard spelling; "which" for a book;
+        # a past tense after "by the time"
+        "(Never mind the strictest reading, which supposes that creation took a week.)",
+        "By the time I came here in eighty seven, punch cards were no longer required.",
+        "He said the Web site will help bridge the digital divide that keeps the poor from using the "
+        "Internet as a resource.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -97,6 +97,13 @@ RARE_ZIPF = 3.0
 TYPO_GAP = 2.0
 COMMON_ZIPF = 4.5
 _CAMEL_CASE = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+#: compounds whose open spelling is standard too ("Web site"), never a name split in two
+_OPEN_SPELLINGS = frozenset({"website"})
+#: "from which" after these should be "from whom" ("12 tenants, from which 9 ..."); only a
+#: plural common noun after a preposition is checked, where the parse finds the antecedent
+_PERSONS = frozenset({"person.n.01"})
+#: adverbs that make a simple present a habit ("by the time he arrives, she is usually asleep")
+_HABITUAL = frozenset({"usually", "always", "often", "generally", "typically", "normally", "never"})
 _SENTENCE_ADVERBS = frozenset({"However", "Therefore", "Moreover", "Furthermore", "Thus", "Hence"})
 #: nouns with only a plural form: "a scissors" is wrong
 PLURALIA = frozenset({"scissors", "pants", "jeans", "trousers", "shorts", "pliers", "tongs", "glasses"})
@@ -141,8 +148,12 @@ class SourceGrammar:
       typed once ("a lady siting on the ground", "commited"). Other one-edit
       neighbours are no evidence: "hissing", "amidst" and "versus" are each one
       edit from a far more common word;
-    - words run together in capitals ("near the CityPalace"), and "be" before
-      a modal ("Harrer was will aware");
+    - words run together in capitals ("near the CityPalace"), a name split from
+      the rest of its one-word compound ("a ticket to Disney land"), and "be"
+      before a modal ("Harrer was will aware");
+    - "which" after a preposition for people ("12 tenants ..., from which 9
+      tenants are to be selected"), and a simple present after "by the time" that is no habit
+      ("By the time they meet ..., Bob covers 48 km");
     - number disagreement: "a ... villas", "A young women", "Three woman", "grew 2 inch"
       (not in compounds such as "a six-year study", nor "a few days", nor unit
       symbols: "40 min", "70 mph", nor a measure before an adjective: "six foot tall");
@@ -342,6 +353,15 @@ class SourceGrammar:
             and all(self._known(part.lower()) for part in re.findall("[A-Z][a-z]+", t.text))
         ):
             out.append(f"words run together in {t.text!r}")  # "near the CityPalace"
+        following = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+        if (
+            following is not None and t.i > t.sent.start and t.doc[t.i - 1].is_alpha
+            and t.is_title and t.is_alpha and len(t) > 2
+            and following.is_lower and following.is_alpha and following.lower_ not in self.stop_words
+            and (joined := t.lower_ + following.lower_) not in _OPEN_SPELLINGS
+            and _zipf(_english_frequencies().get(joined, 0.0)) >= RARE_ZIPF
+        ):
+            out.append(f"{t.text} {following.text!r} for {joined!r}")  # "a ticket to Disney land"
         return out
 
     def _agreement_faults(self, t: Any) -> list[str]:
@@ -516,9 +536,32 @@ class SourceGrammar:
             "VBZ", "VBP", "VBD"
         ):
             out.append(f"{t.doc[t.i - 1].text!r} before the modal {t.text!r}")  # "Harrer was will aware"
+        if t.lower_ == "which" and t.tag_ == "WDT" and t.dep_ == "pobj":
+            clause = next((a for a in t.ancestors if a.dep_ == "relcl"), None)
+            if clause is not None and clause.head.tag_ == "NNS" and self._is_countable(
+                clause.head.lemma_.lower(), _PERSONS
+            ):
+                out.append(f"'which' for the people {clause.head.text!r}")  # "12 tenants, from which 9"
+        if t.lower_ == "time" and self._by_the_time_present(t):
+            out.append("simple present after 'by the time'")  # "By the time they meet, Bob covers"
         if t.lower_ == "it" and self._possessive_its(t):
             out.append("\"it's\" for \"its\"")  # "popular for it's white sand beach"
         return out
+
+    @staticmethod
+    def _by_the_time_present(time: Any) -> bool:
+        """"By the time <clause>" before a simple present that is no habit: the main clause
+        needs a perfect ("By the time they meet, Bob will have covered 48 km")."""
+        by, verb = time.head, time.head.head
+        if not (
+            by.lower_ == "by" and any(c.lower_ == "the" for c in time.children)
+            and any(c.dep_ in ("relcl", "acl") for c in time.children)
+        ):
+            return False
+        return (
+            verb.tag_ in ("VBZ", "VBP") and not any(c.dep_ == "aux" for c in verb.children)
+            and not any(c.lower_ in _HABITUAL for c in verb.children)
+        )
 
     @staticmethod
     def _possessive_its(it: Any) -> bool:
