@@ -451,6 +451,8 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         # judged ungrammatical in the AQuA-RAT census: a name split from its compound, "which"
         # for people, a simple present after "by the time"
         ("A ticket to Disney land costs $24.", "Disney 'land' for 'disneyland'"),
+        # judged ungrammatical in the hypernym swap census: a verb-only word after "a"
+        ("A toddler dressed only in a pamper is sitting on the floor", "the verb 'pamper' after 'a'"),
         ("The three girls are arm wrestling in China town .", "China 'town' for 'chinatown'"),
         ("Bert and Ernie are among 12 tenants on Sesame Street, from which 9 tenants are to be selected",
          "'which' for the people 'tenants'"),
@@ -500,6 +502,9 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
         "By the time I came here in eighty seven, punch cards were no longer required.",
         "He said the Web site will help bridge the digital divide that keeps the poor from using the "
         "Internet as a resource.",
+        # a verb used as a noun with its adjective: English
+        "Multiple people starting to pack their parachutes after a successful skydive .",
+        "I was displeased with your actions and I don't think you deserve a thank you.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

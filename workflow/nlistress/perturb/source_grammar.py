@@ -148,6 +148,8 @@ class SourceGrammar:
       typed once ("a lady siting on the ground", "commited"). Other one-edit
       neighbours are no evidence: "hissing", "amidst" and "versus" are each one
       edit from a far more common word;
+    - a word WordNet knows only as a verb right after "a" ("dressed only in a
+      pamper", "A toddle is seated");
     - words run together in capitals ("near the CityPalace"), a name split from
       the rest of its one-word compound ("a ticket to Disney land"), and "be"
       before a modal ("Harrer was will aware");
@@ -346,6 +348,8 @@ class SourceGrammar:
         out: list[str] = []
         if t.is_alpha and t.is_lower and t.pos_ not in ("PROPN", "INTJ", "X", "PRON") and self._typo(t):
             out.append(f"typo {t.text!r}")
+        if t.is_alpha and self._verb_as_noun(t):
+            out.append(f"the verb {t.text!r} after {t.doc[t.i - 1].text!r}")  # "dressed only in a pamper"
         if t.is_alpha and len(t) >= 20 and not self._known(t.lower_):
             out.append(f"words run together in {t.text!r}")  # "deitiesinEgyptianmythologyandthis"
         elif (
@@ -363,6 +367,19 @@ class SourceGrammar:
         ):
             out.append(f"{t.text} {following.text!r} for {joined!r}")  # "a ticket to Disney land"
         return out
+
+    def _verb_as_noun(self, t: Any) -> bool:
+        """A word WordNet knows only as a verb, right after "a"/"an" ("dressed only in a pamper",
+        "a toddle is seated", "on a marry go round"): a wrong word, not a noun use of the verb
+        ("a successful skydive" has its adjective between and is not read, and "a thank you"
+        is a verb and its object made a noun)."""
+        word = t.lower_
+        return (
+            t.tag_ == "NN" and t.is_lower and t.i > 0 and t.doc[t.i - 1].lower_ in ("a", "an")
+            and word not in self.stop_words
+            and not (t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "PRP")  # "a thank you"
+            and bool(self.wn.synsets(word, "v")) and not self.wn.synsets(word, "n")
+        )
 
     def _agreement_faults(self, t: Any) -> list[str]:
         """Number and tense that do not agree: "Three woman", "Flaming are", "Last year ... has"."""
