@@ -451,8 +451,10 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         # judged ungrammatical in the AQuA-RAT census: a name split from its compound, "which"
         # for people, a simple present after "by the time"
         ("A ticket to Disney land costs $24.", "Disney 'land' for 'disneyland'"),
-        # judged ungrammatical in the hypernym swap census: a verb-only word after "a"
-        ("A toddler dressed only in a pamper is sitting on the floor", "the verb 'pamper' after 'a'"),
+        # judged ungrammatical in the swap samples: a verb-only word after "a", an adjective-only
+        # word as the noun
+        ("A toddler dressed only in a pamper is sitting on the floor", "'pamper' is no noun"),
+        ("A man rows a small dingy laden with green plants on a river .", "'dingy' is no noun"),
         ("The three girls are arm wrestling in China town .", "China 'town' for 'chinatown'"),
         ("Bert and Ernie are among 12 tenants on Sesame Street, from which 9 tenants are to be selected",
          "'which' for the people 'tenants'"),
@@ -505,6 +507,7 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
         # a verb used as a noun with its adjective: English
         "Multiple people starting to pack their parachutes after a successful skydive .",
         "I was displeased with your actions and I don't think you deserve a thank you.",
+        "A costume worn by this little boy is making him feel a little insecure .",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -149,7 +149,8 @@ class SourceGrammar:
       neighbours are no evidence: "hissing", "amidst" and "versus" are each one
       edit from a far more common word;
     - a word WordNet knows only as a verb right after "a" ("dressed only in a
-      pamper", "A toddle is seated");
+      pamper", "A toddle is seated") or only as an adjective heading a noun
+      phrase with "a" ("rows a small dingy");
     - words run together in capitals ("near the CityPalace"), a name split from
       the rest of its one-word compound ("a ticket to Disney land"), and "be"
       before a modal ("Harrer was will aware");
@@ -348,8 +349,8 @@ class SourceGrammar:
         out: list[str] = []
         if t.is_alpha and t.is_lower and t.pos_ not in ("PROPN", "INTJ", "X", "PRON") and self._typo(t):
             out.append(f"typo {t.text!r}")
-        if t.is_alpha and self._verb_as_noun(t):
-            out.append(f"the verb {t.text!r} after {t.doc[t.i - 1].text!r}")  # "dressed only in a pamper"
+        if t.is_alpha and self._not_a_noun(t):
+            out.append(f"{t.text!r} is no noun")  # "dressed only in a pamper", "rows a small dingy"
         if t.is_alpha and len(t) >= 20 and not self._known(t.lower_):
             out.append(f"words run together in {t.text!r}")  # "deitiesinEgyptianmythologyandthis"
         elif (
@@ -368,17 +369,23 @@ class SourceGrammar:
             out.append(f"{t.text} {following.text!r} for {joined!r}")  # "a ticket to Disney land"
         return out
 
-    def _verb_as_noun(self, t: Any) -> bool:
-        """A word WordNet knows only as a verb, right after "a"/"an" ("dressed only in a pamper",
-        "a toddle is seated", "on a marry go round"): a wrong word, not a noun use of the verb
+    def _not_a_noun(self, t: Any) -> bool:
+        """A word WordNet knows only as a verb right after "a"/"an" ("dressed only in a pamper",
+        "on a marry go round"), or only as an adjective heading a noun phrase with "a"/"an"
+        ("rows a small dingy", "A teenage is on a surfboard"): a wrong word, not a noun use
         ("a successful skydive" has its adjective between and is not read, and "a thank you"
         is a verb and its object made a noun)."""
         word = t.lower_
+        if t.tag_ != "NN" or not t.is_lower or word in self.stop_words or self.wn.synsets(word, "n"):
+            return False
+        if t.i > 0 and t.doc[t.i - 1].lower_ in ("a", "an") and self.wn.synsets(word, "v"):
+            return not (t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "PRP")  # "a thank you"
         return (
-            t.tag_ == "NN" and t.is_lower and t.i > 0 and t.doc[t.i - 1].lower_ in ("a", "an")
-            and word not in self.stop_words
-            and not (t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "PRP")  # "a thank you"
-            and bool(self.wn.synsets(word, "v")) and not self.wn.synsets(word, "n")
+            t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj")
+            and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)
+            and not any(c.lower_ in ("little", "bit") for c in t.children)  # "feel a little insecure"
+            and not self.wn.synsets(word, "v")
+            and bool(self.wn.synsets(word, "a") or self.wn.synsets(word, "s"))
         )
 
     def _agreement_faults(self, t: Any) -> list[str]:
