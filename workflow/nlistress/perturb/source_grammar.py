@@ -345,7 +345,8 @@ class SourceGrammar:
         return out
 
     def _spelling_faults(self, t: Any) -> list[str]:
-        """Typos and words run together (read before compounds are skipped)."""
+        """Typos, words that are no noun where a noun stands, and words run together or split
+        (read before compounds are skipped)."""
         out: list[str] = []
         if t.is_alpha and t.is_lower and t.pos_ not in ("PROPN", "INTJ", "X", "PRON") and self._typo(t):
             out.append(f"typo {t.text!r}")
