@@ -850,19 +850,18 @@ class Antonymy(Generator):
             )
         ):
             return "position"
-        if on("abstract_subject") and self._physical(synset) and not self._is_physical(
-            wn, self._described(token)
-        ):
+        described = self._described(token)  # the noun the word is said of (its head or subject)
+        if on("abstract_subject") and self._physical(synset) and not self._is_physical(wn, described):
             return "abstract_subject"
         if on("abstract_subject") and (
             (lemma in _SENSE_SHIFTS_FOR_PEOPLE or (lemma in ("old", "young") and position == "attributive"
                                                     and token.head.lemma_.lower() in _RELATIONS))
-            and self._is_person(wn, self._described(token))
+            and self._is_person(wn, described)
         ):
             return "abstract_subject"  # "a dark man", "a cold woman", "my old friend"
         if on("abstract_subject") and (
-            (token.lower_ in _OF_LIVING_THINGS and not self._is_person(wn, self._described(token)))
-            or (lemma in _DANGER and self._may_be_person(wn, self._described(token)))
+            (token.lower_ in _OF_LIVING_THINGS and not self._is_person(wn, described))
+            or (lemma in _DANGER and self._may_be_person(wn, described))
         ):
             return "abstract_subject"  # "That is unwell"; "because they were dangerous"
         if on("existential_scope") and (
@@ -873,7 +872,7 @@ class Antonymy(Generator):
                 for t in c.subtree
             )  # "It is difficult to catch some bugs"
             or self._existential(
-                described := self._described(token),
+                described,
                 bare_plural=position != "predicative"
                 or described is None
                 or described.dep_ not in ("nsubj", "nsubjpass"),
