@@ -181,12 +181,20 @@ def family_of(test):
     return next(f for f in FAMILIES if test in config[f]["tests"])
 
 
+# generators that run the source_grammar filter, which reads the `source_grammar` section
+READS_SOURCE_GRAMMAR = ("antonymy", "numerical", "swap_pairs")
+
+
 def set_config(w):
-    """The config a set job needs: its family's settings and test, resources, the dataset."""
+    """The config a set job needs: its family's settings and test, resources, the dataset
+    (and the source_grammar filter's bounds for the generators that run it)."""
     family = family_of(w.test)
     section = {k: v for k, v in config[family].items() if k not in ("sets", "augment", "tests")}
+    test = config[family]["tests"][w.test]
+    grammar = {"source_grammar": config.get("source_grammar", {})} if test["generator"] in READS_SOURCE_GRAMMAR else {}
     return config_json(
-        **{family: {**section, "tests": {w.test: config[family]["tests"][w.test]}}},
+        **{family: {**section, "tests": {w.test: test}}},
+        **grammar,
         resources=config.get("resources", {}),
         datasets={w.dataset: dataset_entry(w.dataset, w.split)},
         prepare=config.get("prepare", {}),

@@ -15,13 +15,14 @@ import pyarrow as pa
 import pytest
 
 from nlistress.config import deep_merge
+from nlistress.errors import ConfigError
 from nlistress.manifest import RowCounts
 from nlistress.perturb.antonymy import Antonymy
 from nlistress.perturb.base import Context
 from nlistress.perturb.numerical import Numerical
 from nlistress.perturb.precision import drop_reason
 from nlistress.perturb.runner import read_input
-from nlistress.perturb.source_grammar import SourceGrammar
+from nlistress.perturb.source_grammar import SourceGrammar, WordFrequencyBounds
 from nlistress.perturb.tautology import conjoin
 from nlistress.resources import spacy_pipeline, wordnet
 from nlistress.swap.lexicons import substitutes
@@ -466,6 +467,22 @@ def test_source_grammar_finds_errors_the_source_already_has(params, text, fault)
     _in_any_file(text)
     doc = spacy_pipeline(params)(text)
     assert any(f.startswith(fault) for f in SourceGrammar(wordnet(params)).faults(doc[:])), fault
+
+
+def test_source_grammar_frequency_bounds_come_from_params(params):
+    """The typo bounds are the `source_grammar` section: "siting" (2.7) is a slip for
+    "sitting" (4.9) at the default `common_zipf` 4.5, and is not above 5; a bad bound is
+    refused with its key path."""
+    text = "A lady siting on the ground cutting decorating out a white sheet ."
+    _in_any_file(text)
+    doc = spacy_pipeline(params)(text)
+    assert WordFrequencyBounds.from_params(params) == WordFrequencyBounds(3.0, 2.0, 4.5)
+    strict = WordFrequencyBounds.from_params(deep_merge(params, {"source_grammar": {"common_zipf": 5.0}}))
+    assert strict.common_zipf == 5.0
+    assert SourceGrammar(wordnet(params), strict).faults(doc[:]) == []
+    assert SourceGrammar(wordnet(params), WordFrequencyBounds.from_params(params)).faults(doc[:])
+    with pytest.raises(ConfigError, match="source_grammar.typo_gap"):
+        WordFrequencyBounds.from_params({"source_grammar": {"typo_gap": -1}})
 
 
 @pytest.mark.parametrize(

@@ -140,7 +140,7 @@ from .precision import (
     sentence_reasons,
     wordnet_compound,
 )
-from .source_grammar import SourceGrammar
+from .source_grammar import SourceGrammar, WordFrequencyBounds
 from .wording import indefinite, match_case
 
 log = logging.getLogger(__name__)
@@ -1051,7 +1051,9 @@ class Antonymy(Generator):
         wn = wordnet(self.params)
         nlp = spacy_pipeline(self.params)
         self._grammar = (
-            SourceGrammar(wn) if self.filters("source_grammar") else None
+            SourceGrammar(wn, WordFrequencyBounds.from_params(self.params))
+            if self.filters("source_grammar")
+            else None
         )
         label_id = LABELS.index("contradiction")
         docs = with_progress(nlp.pipe((s[0] for s in sentences), batch_size=self.batch_size), self.test,

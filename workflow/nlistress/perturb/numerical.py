@@ -119,7 +119,7 @@ from .precision import (
     scope_reasons,
     sentence_reasons,
 )
-from .source_grammar import SourceGrammar
+from .source_grammar import SourceGrammar, WordFrequencyBounds
 
 log = logging.getLogger(__name__)
 
@@ -613,7 +613,9 @@ class Numerical(Generator):
             "rows": 0,
         }
         grammar = (
-            SourceGrammar(wordnet(self.params)) if self.filters("source_grammar") else None
+            SourceGrammar(wordnet(self.params), WordFrequencyBounds.from_params(self.params))
+            if self.filters("source_grammar")
+            else None
         )
         labels = set(self.entity_labels)
         docs = nlp.pipe(questions, batch_size=self.batch_size)

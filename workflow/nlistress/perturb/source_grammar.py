@@ -12,8 +12,11 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from ..schema import checked_section
 from .precision import SPEECH_VERBS, SUBJECT_DEPS, falls_under
 
 #: nouns that go bare after a preposition ("at home", "by car", "on stage", "in bed")
@@ -90,12 +93,6 @@ _PLURAL_WORDS = frozenset(
 _ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those"})
 _PREFIXES = ("re", "un", "pre", "co", "non", "over", "under", "out", "mid", "multi", "anti", "mis")
 _SUFFIXES = ("s", "es", "ed", "ing", "y", "ly", "er", "ers", "less", "like", "ness", "ee", "ees")
-#: wordfreq Zipf scale (log10 of uses per billion words): a word rarer than RARE_ZIPF that is a
-#: word at least TYPO_GAP more frequent, and at least COMMON_ZIPF, with one consonant undoubled
-#: reads as a slip for it ("siting" 2.7 for "sitting" 4.9)
-RARE_ZIPF = 3.0
-TYPO_GAP = 2.0
-COMMON_ZIPF = 4.5
 _CAMEL_CASE = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 #: compounds whose open spelling is standard too ("Web site"), never a name split in two
 _OPEN_SPELLINGS = frozenset({"website"})
@@ -117,6 +114,32 @@ def _english_frequencies() -> dict[str, float]:
     from wordfreq import get_frequency_dict
 
     return get_frequency_dict("en")
+
+
+@dataclass(frozen=True)
+class WordFrequencyBounds:
+    """The ``source_grammar`` section of params: where general English's word frequencies
+    (wordfreq's Zipf scale, log10 of uses per billion words) tell a word from a slip.
+
+    They decide what the filter calls a typo, so a set's rows depend on them as on
+    any other setting; the defaults are those of ``params.yaml``.
+    """
+
+    #: a word WordNet lacks that general English uses this often is English ("amidst" 3.9), a
+    #: name split in two is a slip when its joined form is this frequent ("Disney land"), and
+    #: a WordNet word rarer than this may be a slip for a common one
+    rare_zipf: float = 3.0
+    #: ... when the common word, one consonant doubled, is at least this much more frequent
+    typo_gap: float = 2.0
+    #: ... and at least this frequent ("siting" 2.7 for "sitting" 4.9)
+    common_zipf: float = 4.5
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> WordFrequencyBounds:
+        """The section's bounds (the schema allows only the three, as numbers); defaults for
+        a bound it leaves out, or for params with no such section (the Python API)."""
+        section = checked_section(params, "source_grammar") if "source_grammar" in params else {}
+        return cls(**{name: float(value) for name, value in section.items()})
 
 
 def _zipf(frequency: float) -> float:
@@ -143,8 +166,8 @@ class SourceGrammar:
       one edit from many words. The check reads the word alone, never the rest
       of the input, so a subset of a file is filtered as the whole is;
     - a real word typed for a common one: a rare lower-case word (Zipf below
-      :data:`RARE_ZIPF`) that is a word at least :data:`TYPO_GAP` Zipf points
-      more frequent, and at least :data:`COMMON_ZIPF`, with a doubled consonant
+      ``rare_zipf``) that is a word at least ``typo_gap`` Zipf points more
+      frequent, and at least ``common_zipf``, with a doubled consonant
       typed once ("a lady siting on the ground", "commited"). Other one-edit
       neighbours are no evidence: "hissing", "amidst" and "versus" are each one
       edit from a far more common word;
@@ -191,10 +214,11 @@ class SourceGrammar:
       and impossible word pairs ("beside of", "since of").
     """
 
-    def __init__(self, wn: Any) -> None:
+    def __init__(self, wn: Any, bounds: WordFrequencyBounds = WordFrequencyBounds()) -> None:
         from spacy.lang.en.stop_words import STOP_WORDS
 
         self.wn = wn
+        self.bounds = bounds
         self.stop_words = STOP_WORDS
         self._known_words: dict[str, bool] = {}
         self._attested: dict[str, bool] = {}
@@ -241,7 +265,7 @@ class SourceGrammar:
             return False
         if self._known(word) or self._known(token.lemma_.lower()):
             return self._common_word_meant(word)
-        if self._derived(word) or _zipf(_english_frequencies().get(word, 0.0)) >= RARE_ZIPF:
+        if self._derived(word) or _zipf(_english_frequencies().get(word, 0.0)) >= self.bounds.rare_zipf:
             return False  # "amidst", "versus": no WordNet lemma, common in general English
         letters = "abcdefghijklmnopqrstuvwxyz"
         splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
@@ -262,9 +286,9 @@ class SourceGrammar:
         word of its own, where "pamper" or "hissing" one edit from "paper" or "missing" are."""
         frequencies = _english_frequencies()
         zipf = _zipf(frequencies.get(word, 0.0))
-        if len(word) < 5 or word in self.stop_words or zipf >= RARE_ZIPF:
+        if len(word) < 5 or word in self.stop_words or zipf >= self.bounds.rare_zipf:
             return False
-        floor = max(COMMON_ZIPF, zipf + TYPO_GAP)
+        floor = max(self.bounds.common_zipf, zipf + self.bounds.typo_gap)
         return any(
             _zipf(frequencies.get(word[:i] + word[i] + word[i:], 0.0)) >= floor
             for i in range(1, len(word))
@@ -365,7 +389,7 @@ class SourceGrammar:
             and t.is_title and t.is_alpha and len(t) > 2
             and following.is_lower and following.is_alpha and following.lower_ not in self.stop_words
             and (joined := t.lower_ + following.lower_) not in _OPEN_SPELLINGS
-            and _zipf(_english_frequencies().get(joined, 0.0)) >= RARE_ZIPF
+            and _zipf(_english_frequencies().get(joined, 0.0)) >= self.bounds.rare_zipf
         ):
             out.append(f"{t.text} {following.text!r} for {joined!r}")  # "a ticket to Disney land"
         return out

@@ -53,7 +53,7 @@ from ..perturb.precision import (
     sentence_reasons,
     wordnet_compound,
 )
-from ..perturb.source_grammar import PLURALIA, SourceGrammar
+from ..perturb.source_grammar import PLURALIA, SourceGrammar, WordFrequencyBounds
 from ..progress import with_progress
 from ..resources import WORDNET_POS, spacy_pipeline, wordnet
 from .tokens import WORD
@@ -108,7 +108,7 @@ class OccurrenceFilter:
     def check_grammar(self) -> None:
         """Check each source sentence for errors of its own (``source_grammar``)."""
         if self.switch("source_grammar"):
-            self._grammar = SourceGrammar(wordnet(self.params))
+            self._grammar = SourceGrammar(wordnet(self.params), WordFrequencyBounds.from_params(self.params))
 
     def parse(self, texts: Iterable[str], batch_size: int = 256) -> None:
         """Parse every distinct text not parsed yet (one ``nlp.pipe`` pass)."""
