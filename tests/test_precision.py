@@ -138,11 +138,27 @@ ANTONYMY_KEPT = [
     ("The library was good for the community.", "The library was bad for the community."),
     # a frequent antonym (Zipf 3.9) passes rare_antonym
     ("It is absolutely correct.", "It is absolutely incorrect."),
+    # a relative clause on an indefinite predicate noun describes the subject; a state the
+    # word's own clause is in after dark is said of that time
+    ("Strychnine  is a drug that works very quickly. ", "Strychnine  is a drug that works very slowly. "),
+    ("The cathedral in particular is impressive after dark.", "The cathedral in particular is unimpressive after dark."),
 ]
 
 # Edits the judged sample of the 2026-11-23 build found wrong or unreadable, each with the
 # filter that now rejects it (the sentence may keep an edit of another word).
 ANTONYMY_EDITS_REJECTED = [
+    # judged wrong in the samples of the 592-pair build (2026-11-24): a restrictive relative
+    # clause of a definite noun phrase says which thing is meant, and a state an event comes
+    # after may have had its antonym at another time
+    ("I had outlined all of the problems that were available.",
+     "I had outlined all of the problems that were unavailable.", "position"),
+    ("The one we thought was timid ended up being the last one to learn.",
+     "The one we thought was bold ended up being the last one to learn.", "position"),
+    ("She smiled after being satisfied with how she looked.",
+     "She smiled after being dissatisfied with how she looked.", "existential_scope"),
+    ("The park was established in 1935 and was given Corbett's name after India became independent.",
+     "The park was established in 1935 and was given Corbett's name after India became dependent.",
+     "existential_scope"),
     # judged wrong in the samples of the 601-pair build (2026-11-23, evening):
     # a result clause that follows from the degree ("so ungrateful ... that he sent flowers")
     ("He was so grateful to receive the message that he sent the sender a bunch of flowers.",

@@ -56,7 +56,11 @@ antonym cannot hold of the same thing at the same time. The precision filters
   "true of/about/for" ("false of" is not English), and a complement the
   adjective selects ("full of", "busy with", "powerless over", "dangerous to")
   unless the antonym is the word with or without a negative prefix ("empty of
-  energy" and "idle with shipping" are not English);
+  energy" and "idle with shipping" are not English); and a restrictive relative
+  clause of a definite noun phrase is attributive too: it says which thing is
+  meant ("all of the problems that were available", "The one we thought was
+  timid"), where one after a comma or on an indefinite noun describes it ("a
+  drug that works very quickly");
 - ``existential_scope``: the noun the adjective describes is a bare plural,
   has a number, or is quantified existentially ("some", "many", "several"):
   "some cheap hotels" and "some expensive hotels" are compatible; so are two
@@ -67,7 +71,10 @@ antonym cannot hold of the same thing at the same time. The precision filters
   a quantified domain ("available in many shops"), a property of some
   occasions ("sometimes available", "successfully invaded hundreds of times"),
   a view reported of some of a group ("According to some professionals, ...
-  are the best"), and an outcome for a bare plural ("patients will end up dead");
+  are the best"), an outcome for a bare plural ("patients will end up dead"),
+  and a state an event comes before or after ("She smiled after being
+  satisfied", "named after India became independent", "resigned quickly
+  after"), which held at some time while its antonym may have held at another;
 - ``comparison_standard``: the word is in the standard of a comparison
   ("better than the old one", "much like a large account", "the difference
   between an economy with a high standard ..."), in an equative, degree or focus construction
@@ -272,6 +279,13 @@ _APPLIES_TO = frozenset({"of", "about", "for"})
 _FREQUENCY_ADVERBS = frozenset(
     {"sometimes", "often", "frequently", "occasionally", "repeatedly", "rarely", "seldom"}
 )
+# Subordinators and prepositions that place an event before or after a state ("smiled after
+# being satisfied", "named after India became independent"): the state held at some time, and
+# its antonym may have held at another ("after being dissatisfied" is true as well).
+_TIME_ORDER = frozenset({"after", "before", "once", "until", "till"})
+# Determiners of a noun phrase that refers to a thing known to the reader: a restrictive
+# relative clause on it says which thing is meant ("the problems that were available").
+_DEFINITE = frozenset({"the", "this", "that", "these", "those"})
 # WordNet attributes of physical adjectives, which only physical things have.
 _PHYSICAL_PROPERTIES = frozenset(
     {"physical_property.n.01", "visual_property.n.01", "fullness.n.01", "fullness.n.03"}
@@ -724,6 +738,40 @@ class Antonymy(Generator):
                 return True
         return False
 
+    @staticmethod
+    def _at_another_time(token: Any) -> bool:
+        """The word is in a clause or phrase that an event comes before or after ("smiled
+        after being satisfied", "after India became independent"), or is the degree of
+        "after"/"before" ("resigned quickly after"): the state held at some time, and
+        the antonym may have held at another, so both sentences may be true."""
+        if token.head.lower_ in _TIME_ORDER:
+            return True
+        return any(
+            (node.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _TIME_ORDER for c in node.children))
+            or (node.dep_ in ("pcomp", "pobj") and node.head.lower_ in _TIME_ORDER)
+            for node in (token, *token.ancestors)
+        )
+
+    @staticmethod
+    def _identifying_clause(token: Any) -> bool:
+        """The word is in a restrictive relative clause of a definite noun phrase ("all of the
+        problems that were available", "The one we thought was timid"): the clause says which
+        thing is meant, as an attributive adjective does ("the available problems"), so the
+        antonym speaks of another thing. A clause after a comma adds a fact about the thing,
+        and one on an indefinite noun describes it ("a drug that works very quickly")."""
+        for node in (token, *token.ancestors):
+            if node.dep_ != "relcl":
+                continue
+            start = node.left_edge.i
+            if start > 0 and node.doc[start - 1].text == ",":
+                continue
+            noun = node.head
+            if noun.dep_ == "ROOT":
+                continue  # a sentence parsed as a noun with a clause: the clause is its predicate
+            if any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in _DEFINITE) for c in noun.children):
+                return True
+        return False
+
     def _reported_by_some(self, token: Any) -> bool:
         """The sentence reports the view of some of a group ("According to some professionals,
         cooler times are the best"): other members may hold the opposite one."""
@@ -838,6 +886,8 @@ class Antonymy(Generator):
             for a in token.ancestors
         ):
             return "conditional"  # a goal: "a step to building a more effective government"
+        if on("position") and self._identifying_clause(token):
+            return "position"  # "all of the problems that were available" -> "... unavailable"
         if on("position") and lemma in _EPISTEMIC and self._with_clause(token):
             return "position"  # "I'm sure they did" -> "I'm unsure they did"
         if on("position") and not (
@@ -888,6 +938,7 @@ class Antonymy(Generator):
                 for a in (token, *token.ancestors)
             )
             or self._on_some_occasions(token)
+            or self._at_another_time(token)
             or self._reported_by_some(token)
             or (  # "patients will end up dead": an event that befalls some of them
                 described is not None and described.dep_ in ("nsubj", "nsubjpass")
