@@ -142,6 +142,9 @@ ANTONYMY_KEPT = [
     # word's own clause is in after dark is said of that time
     ("Strychnine  is a drug that works very quickly. ", "Strychnine  is a drug that works very slowly. "),
     ("The cathedral in particular is impressive after dark.", "The cathedral in particular is unimpressive after dark."),
+    # "so" as a degree, not a result
+    ("Papyrus paper was only used by wealthy Egyptians because it was so expensive.",
+     "Papyrus paper was only used by wealthy Egyptians because it was so cheap."),
 ]
 
 # Edits the judged sample of the 2026-11-23 build found wrong or unreadable, each with the
@@ -159,6 +162,15 @@ ANTONYMY_EDITS_REJECTED = [
     ("The park was established in 1935 and was given Corbett's name after India became independent.",
      "The park was established in 1935 and was given Corbett's name after India became dependent.",
      "existential_scope"),
+    # "especially true" says where something applies; a clause joined by "so" to its reason
+    ("This is especially true on Menorca, where cold winter winds limit the season's length.",
+     "This is especially false on Menorca, where cold winter winds limit the season's length.", "position"),
+    ("Web companies freely give this demographic information to the public, so it is available to all "
+     "campaigns. ",
+     "Web companies freely give this demographic information to the public, so it is unavailable to all "
+     "campaigns. ", "coordination"),
+    ("The interior of the place is extremely bright, so bring a camera and snap a few pictures.",
+     "The interior of the place is extremely dull, so bring a camera and snap a few pictures.", "coordination"),
     # judged wrong in the samples of the 601-pair build (2026-11-23, evening):
     # a result clause that follows from the degree ("so ungrateful ... that he sent flowers")
     ("He was so grateful to receive the message that he sent the sender a bunch of flowers.",

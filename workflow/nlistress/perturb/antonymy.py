@@ -53,7 +53,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   classifying adjectives ("local government", "foreign policy") and other
   positions are dropped, and so are "early"/"late" before a noun, which name a
   period ("an early material") or a former state ("the late president"), and
-  "true of/about/for" ("false of" is not English), and a complement the
+  "true of/about/for" and "especially true" ("false of" is not English, and
+  "especially false" has no sense of applying), and a complement the
   adjective selects ("full of", "busy with", "powerless over", "dangerous to")
   unless the antonym is the word with or without a negative prefix ("empty of
   energy" and "idle with shipping" are not English); and a restrictive relative
@@ -89,10 +90,12 @@ antonym cannot hold of the same thing at the same time. The precision filters
 - ``coordination``: the word is coordinated with another ("available and
   expensive"), its predicate shares its subject with another ("independent
   and do not need me at all", "strong, yet brittle"), another predicate says
-  it again of the same subject ("that's good, that's great") or its clause is
+  it again of the same subject ("that's good, that's great"), its clause is
   set against another ("important, but there are also other worthy causes",
-  "older even though she was only eighteen"): the other part may presuppose or
-  restate the word, and the edited sentence then contradicts itself;
+  "older even though she was only eighteen") or is joined to another by "so"
+  as its reason or result ("extremely bright, so bring a camera"): the other
+  part may presuppose, restate or follow from the word, and the edited
+  sentence then contradicts itself;
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
   physical or visual property: temperature, weight, brightness, colour)
   describes something that is not a physical thing in its first WordNet
@@ -274,6 +277,9 @@ _OF_LIVING_THINGS = frozenset({"well", "ill", "unwell", "sick"})
 _DANGER = frozenset({"safe", "unsafe", "dangerous"})
 # "true of/about/for X" says that something applies to X; "false of X" is not English.
 _APPLIES_TO = frozenset({"of", "about", "for"})
+# ... and so does "especially true" ("This is especially true on Menorca": it applies most
+# there); "especially false" has no such sense.
+_FOCUS = frozenset({"especially", "particularly", "equally", "doubly"})
 # How often: a property of some occasions, whose antonym may hold on others ("is sometimes
 # available" and "is sometimes unavailable"; "successfully invaded hundreds of times").
 _FREQUENCY_ADVERBS = frozenset(
@@ -691,8 +697,9 @@ class Antonymy(Generator):
         """The word is coordinated with another ("available and expensive"), its predicate
         shares its subject with another ("independent and do not need me at all", "strong,
         yet brittle"), another predicate says it again of the same subject ("that's good,
-        that's great"), or its clause is set against another ("important, but there are also
-        other worthy causes", "older even though she was only eighteen").
+        that's great"), its clause is set against another ("important, but there are also
+        other worthy causes", "older even though she was only eighteen"), or is the reason
+        for another or its result ("extremely bright, so bring a camera").
 
         The other part may presuppose or restate the word (only what is available
         can be expensive), and the edited sentence then contradicts itself.
@@ -710,6 +717,8 @@ class Antonymy(Generator):
             for t in token.sent
         ):
             return True
+        if Antonymy._reason_or_result(token):
+            return True
         if any(  # "older even though she was eighteen": a concession sets the two against each other
             c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children)
             for c in (*verb.children, verb)
@@ -719,6 +728,27 @@ class Antonymy(Generator):
         return any(not any(d.dep_ in ("nsubj", "nsubjpass", "expl") for d in c.children) for c in conjuncts) or (
             bool(conjuncts) and any(c.dep_ == "cc" and c.lower_ in _CONTRAST for c in verb.children)
         )
+
+    @staticmethod
+    def _reason_or_result(token: Any) -> bool:
+        """The word's clause is the reason for another clause or its result, joined by "so"
+        ("extremely bright, so bring a camera", "give it to the public, so it is available
+        to all campaigns"): the antonym leaves the other clause without its reason or
+        reasoning from the opposite one, and the edited sentence contradicts itself."""
+        chain = {t.i for t in (token, *token.ancestors)}
+        for so in token.sent:
+            result = so.head
+            if not (
+                so.lower_ == "so" and so.dep_ in ("advmod", "mark", "cc") and so.i > token.sent.start
+                and result.pos_ in ("VERB", "AUX") and so.i < result.i
+            ):
+                continue  # (not "so smart", "I think so", nor "So, ..." after another sentence)
+            reasons = [c for c in result.children if c.dep_ in ("ccomp", "advcl", "conj") and c.i < so.i]
+            if result.dep_ in ("advcl", "conj", "ccomp") and result.head.i < so.i:
+                reasons.append(result.head)
+            if reasons and chain & {result.i, *(r.i for r in reasons)}:
+                return True
+        return False
 
     @staticmethod
     def _on_some_occasions(token: Any) -> bool:
@@ -861,7 +891,8 @@ class Antonymy(Generator):
                 )
             )
             or (lemma in ("true", "false") and any(
-                c.dep_ == "prep" and c.lower_ in _APPLIES_TO for c in token.children
+                (c.dep_ == "prep" and c.lower_ in _APPLIES_TO) or (c.dep_ == "advmod" and c.lower_ in _FOCUS)
+                for c in token.children
             ))
         ):
             return "position"  # "an early material" -> "a late material"; "true of" -> "false of"
