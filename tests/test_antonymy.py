@@ -27,10 +27,9 @@ from nlistress.perturb.antonymy import (
     FILTERS,
     Antonymy,
     _inflect,
-    _negative_prefix,
 )
 from nlistress.perturb.base import SET_SCHEMA, Context, SetRow, rows_to_table
-from nlistress.perturb.wording import match_case
+from nlistress.perturb.wording import match_case, negative_prefix
 from nlistress.readers import open_source
 from nlistress.resources import wordnet
 
@@ -129,9 +128,9 @@ def test_every_pair_is_a_wordnet_antonym_pair(params, matched):
         antonyms = {(a.name(), a.synset().name()) for a in lemma.antonyms()}
         # A WordNet antonym link, or the word's negative-prefix twin ("comfortable" /
         # "uncomfortable") where WordNet has both words but no link (prefix_antonyms).
-        assert (p["antonym_lemma"], p["antonym_synset"]) in antonyms or _negative_prefix(
+        assert (p["antonym_lemma"], p["antonym_synset"]) in antonyms or negative_prefix(
             p["antonym_lemma"], p["lemma"]
-        ) or _negative_prefix(p["lemma"], p["antonym_lemma"]), p
+        ) or negative_prefix(p["lemma"], p["antonym_lemma"]), p
         base = p["antonym_lemma"].replace("_", " ")
         if p["word"].lower() == p["lemma"].lower().replace("_", " "):
             assert p["replacement"].lower() == base.lower(), p

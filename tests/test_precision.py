@@ -388,6 +388,11 @@ def test_substitutes_come_from_the_antonym_sense_only(params):
          "skateboard .", "black", "white", "source_grammar"),
         # "a tool" -> "a scissors" (a plural-only noun after "a")
         ("A woman uses a tool .", "tool", "scissors", "agreement"),
+        # judged in the antonym swap samples: a complement only "full" takes, "same ... as"
+        ("There is a room full of pictures all in the wall and a woman in a coat is looking back over her "
+         "shoulders strangely .", "full", "empty", "fixed_expression"),
+        ("A man is chasing an SUV that is going in the same direction as him .", "same", "other",
+         "fixed_expression"),
     ],
 )
 def test_swap_occurrences_that_cannot_be_swapped(params, text, word, other, reason):
@@ -399,12 +404,20 @@ def test_swap_occurrences_that_cannot_be_swapped(params, text, word, other, reas
     assert reason in occurrences.reasons(text, word, allowed, other)
 
 
-def test_swap_occurrence_that_can_be_swapped(params):
-    text = "A man is jumping over a rock ."
-    _in_file(SNLI, text)
+@pytest.mark.parametrize(
+    ("text", "word", "other"),
+    [
+        ("A man is jumping over a rock .", "man", "woman"),
+        # "full" with no complement; "the same" with no "as"
+        ("The garbage bin is full .", "full", "empty"),
+        ("Girls are dressed in the same color .", "same", "different"),
+    ],
+)
+def test_swap_occurrence_that_can_be_swapped(params, text, word, other):
+    _in_any_file(text)
     occurrences = OccurrenceFilter(params, "swap.filters", {})
     occurrences.check_grammar()
-    assert occurrences.reasons(text, "man", occurrences.pair_pos("man", "woman", "antonym"), "woman") == []
+    assert occurrences.reasons(text, word, occurrences.pair_pos(word, other, "antonym"), other) == []
 
 
 # -- distraction and noise -----------------------------------------------------------

@@ -140,6 +140,7 @@ from ..resources import WORDNET_POS, spacy_pipeline, wordnet
 from .base import Context, Generator, SetRow, row_rng
 from .precision import (
     SCOPE_FILTERS,
+    SELECTED_PREPOSITIONS,
     SENTENCE_FILTERS,
     FilterSwitch,
     decisive,
@@ -151,7 +152,7 @@ from .precision import (
     wordnet_compound,
 )
 from .source_grammar import SourceGrammar, WordFrequencyBounds
-from .wording import indefinite, match_case
+from .wording import indefinite, match_case, negative_prefix
 
 log = logging.getLogger(__name__)
 
@@ -255,10 +256,6 @@ _IDIOM_VERBS = frozenset(
 )
 # Conjunctions that set a clause against the one before ("important, but there are also ...").
 _CONTRAST = frozenset({"but", "yet"})
-# Prepositions an adjective selects for its complement ("full of", "busy with", "powerless
-# over", "dangerous to"); an antonym that is not the word with a negative prefix seldom
-# selects the same one ("empty of energy", "idle with shipping").
-_SELECTED_PREPOSITIONS = frozenset({"of", "with", "over", "to"})
 # Degree adverbs that grade an absence ("completely unrelated", "relatively unknown") and
 # read oddly on the word without its prefix ("completely related", "relatively known").
 _ABSENCE_DEGREES = frozenset(
@@ -868,7 +865,7 @@ class Antonymy(Generator):
             (synset is not entry.synsets[entry.most_frequent] and not resolved)
             or not any(
                 a.count() >= self.min_sense_count
-                or _negative_prefix(a.name(), lemma) or _negative_prefix(lemma, a.name())
+                or negative_prefix(a.name(), lemma) or negative_prefix(lemma, a.name())
                 for a in sense.antonyms
             )
         ):
@@ -884,9 +881,9 @@ class Antonymy(Generator):
         if on("position") and (
             (lemma in _PERIOD_ADJECTIVES and position == "attributive")
             or (  # "full of energy" -> "empty of energy", "busy with shipping" -> "idle with"
-                any(c.dep_ == "prep" and c.lower_ in _SELECTED_PREPOSITIONS for c in token.children)
+                any(c.dep_ == "prep" and c.lower_ in SELECTED_PREPOSITIONS for c in token.children)
                 and not any(
-                    _negative_prefix(a.name(), lemma) or _negative_prefix(lemma, a.name())
+                    negative_prefix(a.name(), lemma) or negative_prefix(lemma, a.name())
                     for a in sense.antonyms
                 )
             )
@@ -904,7 +901,7 @@ class Antonymy(Generator):
         if on("position") and infinitive and (
             lemma in _RAISING | _WILLING
             or not any(
-                _negative_prefix(a.name(), lemma) or _negative_prefix(lemma, a.name())
+                negative_prefix(a.name(), lemma) or negative_prefix(lemma, a.name())
                 or (lemma in _TOUGH and a.name().lower() in _TOUGH)
                 for a in sense.antonyms
             )
@@ -994,10 +991,10 @@ class Antonymy(Generator):
             or any(c.dep_ == "advmod" and c.lower_ in ("less", "least") for c in token.children)
             # "more important" -> "more unimportant" (English says "less important")
             or (any(c.dep_ == "advmod" and c.lower_ in ("more", "most") for c in token.children)
-                and any(_negative_prefix(a.name(), lemma) for a in sense.antonyms))
+                and any(negative_prefix(a.name(), lemma) for a in sense.antonyms))
             # "completely unrelated" -> "completely related": these grade an absence only
             or (any(c.dep_ == "advmod" and c.lower_ in _ABSENCE_DEGREES for c in token.children)
-                and any(_negative_prefix(lemma, a.name()) for a in sense.antonyms))
+                and any(negative_prefix(lemma, a.name()) for a in sense.antonyms))
             or (token.dep_ in _PREDICATIVE and any(  # "are sorely absent"
                 c.lower_ in _DEGREE_WORDS and c.dep_ == "advmod" and c.i < token.i for c in token.head.children
             ))
@@ -1279,18 +1276,6 @@ class Antonymy(Generator):
             "lists (the version pinned in `constraints.txt`).",
         ]
         return "\n".join(lines) + "\n"
-
-
-def _negative_prefix(antonym: str, lemma: str) -> bool:
-    """``antonym`` is ``lemma`` with a negative prefix ("unhappy", "impossible", "dishonest",
-    "atypical", "abnormal").
-
-    Such antonyms are rare in SemCor but never a different sense (nor is the
-    word without its prefix: "unemployed" -> "employed"); "non-" forms
-    ("nonfinancial") are left out: they classify rather than negate a property.
-    """
-    antonym, lemma = antonym.lower(), lemma.lower()
-    return any(antonym == prefix + lemma for prefix in ("un", "in", "im", "il", "ir", "dis", "a", "ab"))
 
 
 def _inflect(antonym: str, tag: str, pos: str) -> str:

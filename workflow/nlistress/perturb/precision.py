@@ -109,6 +109,10 @@ _MODIFIER_PHRASES = frozenset(
     {"advmod", "npadvmod", "neg", "det", "predet", "quantmod", "mark", "aux", "preconj"}
 )
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
+#: prepositions an adjective selects for its complement ("full of", "busy with", "powerless
+#: over", "dangerous to"); an antonym that is not the word with a negative prefix seldom
+#: selects the same one ("empty of energy", "idle with shipping")
+SELECTED_PREPOSITIONS = frozenset({"of", "with", "over", "to"})
 _WRAPPERS = "\"'”’)]»"
 
 

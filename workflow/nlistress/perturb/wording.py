@@ -1,8 +1,10 @@
-"""English surface agreement for word substitutions: capitalisation and "a"/"an".
+"""English word forms for word substitutions: capitalisation, "a"/"an" and negative prefixes.
 
 Every generator that puts one word in place of another (antonyms, word-pair
-swaps, substitutes) keeps the sentence's spelling conventions with these two
-helpers, so an edit never leaves "An young woman" or "a impatient man".
+swaps, substitutes) keeps the sentence's spelling conventions with the first
+two, so an edit never leaves "An young woman" or "a impatient man";
+:func:`negative_prefix` tells an antonym that only adds "un-"/"in-" to the word,
+which keeps the word's sense and the complements it takes.
 """
 
 from __future__ import annotations
@@ -51,3 +53,15 @@ def agree_article(before: str, old: str, new: str) -> str:
     if article.lower() != indefinite(old) or indefinite(new) == article.lower():
         return before
     return before[: match.start(1)] + match_case(article, indefinite(new)) + match.group(2)
+
+
+def negative_prefix(antonym: str, lemma: str) -> bool:
+    """``antonym`` is ``lemma`` with a negative prefix ("unhappy", "impossible", "dishonest",
+    "atypical", "abnormal").
+
+    Such antonyms are rare in SemCor but never a different sense (nor is the
+    word without its prefix: "unemployed" -> "employed"); "non-" forms
+    ("nonfinancial") are left out: they classify rather than negate a property.
+    """
+    antonym, lemma = antonym.lower(), lemma.lower()
+    return any(antonym == prefix + lemma for prefix in ("un", "in", "im", "il", "ir", "dis", "a", "ab"))

@@ -27,7 +27,11 @@ all its rows, and an example left without pairs is counted in the manifest as
     are standing"), which any edit would keep, or the swap would put "a"
     before a plural-only noun ("uses a tool" -> "uses a scissors").
 ``fixed_expression``
-    "old"/"young" measured in years ("forty years old" -> "forty years young").
+    "old"/"young" measured in years ("forty years old" -> "forty years young"),
+    a complement only the adjective selects ("a room full of pictures" -> "a
+    room empty of pictures"; not when one word is the other with a negative
+    prefix), and "same ... as" ("the same direction as him" -> "the other
+    direction as him").
 ``gendered_pronoun``
     a gendered noun (man, woman, girl, ...) would change in a sentence with a
     gendered pronoun ("A man brushes her teeth").
@@ -48,12 +52,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..perturb.precision import (
+    SELECTED_PREPOSITIONS,
     FilterSwitch,
     scope_reasons,
     sentence_reasons,
     wordnet_compound,
 )
 from ..perturb.source_grammar import PLURALIA, SourceGrammar, WordFrequencyBounds
+from ..perturb.wording import negative_prefix
 from ..progress import with_progress
 from ..resources import WORDNET_POS, spacy_pipeline, wordnet
 from .tokens import WORD
@@ -203,9 +209,16 @@ class OccurrenceFilter:
             c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children
         ):
             out.append("agreement")  # "uses a tool" -> "uses a scissors"
-        if on("fixed_expression") and token.lower_ in ("old", "young") and (
-            any(c.lower_ in _AGE_UNITS for c in token.children)
-            or (token.i > 0 and doc[token.i - 1].lower_ in _AGE_UNITS)
+        if on("fixed_expression") and (
+            (token.lower_ in ("old", "young") and (
+                any(c.lower_ in _AGE_UNITS for c in token.children)
+                or (token.i > 0 and doc[token.i - 1].lower_ in _AGE_UNITS)
+            ))
+            # a complement the adjective selects: "a room full of pictures" -> "empty of pictures"
+            or (token.pos_ == "ADJ" and any(c.dep_ == "prep" and c.lower_ in SELECTED_PREPOSITIONS for c in token.children)
+                and not (negative_prefix(swapped_with, token.lower_) or negative_prefix(token.lower_, swapped_with)))
+            # "the same direction as him" -> "the other direction as him"
+            or (token.lower_ == "same" and any(t.lower_ == "as" and t.i > token.i for t in token.head.subtree))
         ):
             out.append("fixed_expression")
         if (
