@@ -374,32 +374,33 @@ def test_substitutes_come_from_the_antonym_sense_only(params):
 
 
 @pytest.mark.parametrize(
-    ("text", "word", "other", "reason"),
+    ("text", "word", "other", "reason", "relation"),
     [
         # a compound modifier swapped: "soccer field" -> "game field"
         ("Two men in uniforms are in soccer field behind a line waiting to play .", "soccer",
-         "game", "compound"),
+         "game", "compound", "hypernym"),
         # a particle: "patching up a hut" -> "patching down a hut"
-        ("A roofer is patching up a hut in a village .", "up", "down", "part_of_speech"),
+        ("A roofer is patching up a hut in a village .", "up", "down", "part_of_speech", "antonym"),
         # a gendered noun in a sentence with a gendered pronoun
-        ("A woman brushes her teeth .", "woman", "man", "gendered_pronoun"),
+        ("A woman brushes her teeth .", "woman", "man", "gendered_pronoun", "antonym"),
         # the source's own error ("A young women") stays in every row built from it
         ("A young women , in a black shirt , is holding a bike , while a young boy is holding a "
-         "skateboard .", "black", "white", "source_grammar"),
+         "skateboard .", "black", "white", "source_grammar", "antonym"),
         # "a tool" -> "a scissors" (a plural-only noun after "a")
-        ("A woman uses a tool .", "tool", "scissors", "agreement"),
+        ("A woman uses a tool .", "tool", "scissors", "agreement", "hypernym"),
         # judged in the antonym swap samples: a complement only "full" takes, "same ... as"
         ("There is a room full of pictures all in the wall and a woman in a coat is looking back over her "
-         "shoulders strangely .", "full", "empty", "fixed_expression"),
+         "shoulders strangely .", "full", "empty", "fixed_expression", "antonym"),
         ("A man is chasing an SUV that is going in the same direction as him .", "same", "other",
-         "fixed_expression"),
+         "fixed_expression", "antonym"),
+        # judged in the hypernym census: "a female adult" -> "a female woman"
+        ("A young child wearing a pink top is with a female adult .", "adult", "woman", "gendered_pronoun", "hypernym"),
     ],
 )
-def test_swap_occurrences_that_cannot_be_swapped(params, text, word, other, reason):
+def test_swap_occurrences_that_cannot_be_swapped(params, text, word, other, reason, relation):
     _in_file(SNLI, text)
     occurrences = OccurrenceFilter(params, "swap.filters", {})
     occurrences.check_grammar()
-    relation = "hypernym" if other in ("game", "scissors") else "antonym"
     allowed = occurrences.pair_pos(word, other, relation)
     assert reason in occurrences.reasons(text, word, allowed, other)
 
@@ -502,6 +503,10 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
          "'which' for the people 'tenants'"),
         ("By the time they meet for the second time, Bob covers 48 km more than Allen.",
          "simple present after 'by the time'"),
+        # judged ungrammatical in the hypernym census: two predicates with no "and"
+        ("Two men , both have glasses , are wearing striped shirts are in the kitchen preparing a meal and "
+         "washing up .", "a second verb 'are'"),
+        ("A man is in a purple bathrobe is inside his home cooking breakfast .", "a second verb 'is'"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -566,6 +571,8 @@ def test_source_grammar_frequency_bounds_come_from_params(params):
         "Multiple people starting to pack their parachutes after a successful skydive .",
         "I was displeased with your actions and I don't think you deserve a thank you.",
         "A costume worn by this little boy is making him feel a little insecure .",
+        # "be" after a verb of thinking, whose subject is extracted
+        "It is that prospect that may bring Republicans together to defend a CPI everyone knows is inaccurate.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -206,6 +206,7 @@ class SourceGrammar:
     - a sentence adverb capitalised after a comma ("here, However, there is");
     - "it's" for "its" ("popular for it's white sand beach", "It's discount stores are"),
       a bare verb after "be" ("was quickly approve");
+    - a second "be" with no "and" ("are wearing striped shirts are in the kitchen");
     - a comma splice with no subject ("standing near the water , looks to be
       throwing"), a plural subject with a singular verb ("The elements ... encapsulates"),
       a finite verb used as a modifier ("a newly establishes
@@ -536,6 +537,22 @@ class SourceGrammar:
             out.append(f"capital on the common noun {t.text!r}")  # "A Man in a blue shirt"
         return out
 
+    @staticmethod
+    def _second_verb(t: Any) -> bool:
+        """A finite "be" with no subject of its own right after the phrase of another "be"
+        ("Two men ... are wearing striped shirts are in the kitchen", "A man is in a purple
+        bathrobe is inside his home"): two predicates with no "and". A "be" after a verb
+        of saying or thinking ("a CPI everyone knows is inaccurate") has its subject
+        extracted, and one right after the first ("is is") is a repetition (``disfluent``)."""
+        head = t.head
+        return (
+            t.dep_ == "ccomp" and t.lemma_ == "be" and t.tag_ in ("VBP", "VBZ", "VBD")
+            and head.i + 1 < t.i
+            and not any(c.dep_ in (*SUBJECT_DEPS, "mark") for c in t.children)
+            and (head.lemma_ == "be" or any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in head.children))
+            and not any(w.pos_ in ("VERB", "AUX") for w in t.doc[head.i + 1 : t.i])
+        )
+
     def _clause_faults(self, t: Any, span: Any) -> list[str]:
         """Clauses joined or built wrongly: comma splices, "more dangerous that", "worth of $5"."""
         out: list[str] = []
@@ -556,6 +573,8 @@ class SourceGrammar:
             out.append(f"comma splice before {t.text!r}")  # "rated alphabetically, the ones ... are"
         if t.tag_ in ("NN", "NNS") and t.dep_ == "compound" and any(c.dep_ == "advmod" for c in children):
             out.append(f"adverb on the modifier {t.text!r}")  # "a newly establishes building"
+        if self._second_verb(t):
+            out.append(f"a second verb {t.text!r} with no 'and'")  # "are wearing striped shirts are in"
         if t.tag_ == "VBZ" and t.dep_ in ("amod", "compound"):
             out.append(f"finite verb {t.text!r} used as a modifier")  # "newly establishes building"
         if t.tag_ in ("JJR", "RBR") or (t.lower_ in ("more", "less") and t.dep_ == "advmod"):

@@ -34,7 +34,9 @@ all its rows, and an example left without pairs is counted in the manifest as
     direction as him").
 ``gendered_pronoun``
     a gendered noun (man, woman, girl, ...) would change in a sentence with a
-    gendered pronoun ("A man brushes her teeth").
+    gendered pronoun ("A man brushes her teeth"), or one would stand where
+    "female"/"male" already says the gender ("a female adult" -> "a female
+    woman").
 ``question``, ``negation``, ``modal``, ``conditional``
     the checks of :mod:`nlistress.perturb.precision` on the occurrence: a
     pair under negation or a modal does not keep the contradiction a rule
@@ -224,7 +226,11 @@ class OccurrenceFilter:
         if (
             on("gendered_pronoun")
             and (token.lower_ in GENDERED or swapped_with in GENDERED)
-            and any(t.lower_ in PRONOUNS for t in doc)
+            and (
+                any(t.lower_ in PRONOUNS for t in doc)
+                # "a female adult" -> "a female woman": the gender said twice (or against itself)
+                or any(c.dep_ == "amod" and c.lower_ in ("female", "male") for c in token.children)
+            )
         ):
             out.append("gendered_pronoun")
         out += sentence_reasons(token.sent, self.switch)
