@@ -162,6 +162,13 @@ ANTONYMY_EDITS_REJECTED = [
     ("The park was established in 1935 and was given Corbett's name after India became independent.",
      "The park was established in 1935 and was given Corbett's name after India became dependent.",
      "existential_scope"),
+    # judged ungrammatical in the samples of the 580-pair build: "perfectly" grades one pole, a
+    # clause that follows from "so long", a concession with "despite"
+    ("It was perfectly normal.", "It was perfectly abnormal.", "comparison_standard"),
+    ("The tourism season is so long that he will be successful eventually.",
+     "The tourism season is so long that he will be unsuccessful eventually.", "comparison_standard"),
+    ("Despite growing brighter, it was difficult to make out what the thing was.",
+     "Despite growing brighter, it was easy to make out what the thing was.", "coordination"),
     # "especially true" says where something applies; a clause joined by "so" to its reason
     ("This is especially true on Menorca, where cold winter winds limit the season's length.",
      "This is especially false on Menorca, where cold winter winds limit the season's length.", "position"),
@@ -507,6 +514,8 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ("Two men , both have glasses , are wearing striped shirts are in the kitchen preparing a meal and "
          "washing up .", "a second verb 'are'"),
         ("A man is in a purple bathrobe is inside his home cooking breakfast .", "a second verb 'is'"),
+        # judged ungrammatical in the samples of the 580-pair antonymy build
+        ("If one get's distracted, it's very easy to make a fatal mistake. ", "\"get's\" for a verb"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -573,6 +582,7 @@ def test_source_grammar_frequency_bounds_come_from_params(params):
         "A costume worn by this little boy is making him feel a little insecure .",
         # "be" after a verb of thinking, whose subject is extracted
         "It is that prospect that may bring Republicans together to defend a CPI everyone knows is inaccurate.",
+        "Come on, let's have tea. ",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

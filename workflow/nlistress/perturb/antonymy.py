@@ -212,7 +212,10 @@ _EXISTENTIAL = frozenset(
 # ("as good as new", "strong enough", "how successful", "almost impossible", "only available").
 _DEGREE_WORDS = frozenset(
     {"how", "however", "what", "as", "enough", "almost", "nearly", "virtually", "practically",
-     "only", "merely", "just", "barely", "somewhat", "fairly", "quite", "sorely"}
+     "only", "merely", "just", "barely", "somewhat", "fairly", "quite", "sorely",
+     # "perfectly" completes the pole it grades ("perfectly normal", "perfectly safe");
+     # said of the other ("perfectly abnormal", "perfectly dangerous") it reads as irony
+     "perfectly"}
 )
 # Adjectives whose sense shifts when said of a person ("a dark man", "a cold woman", "a bright
 # student", "way too loud", "soft at heart"), so their antonym no longer contradicts.
@@ -695,8 +698,9 @@ class Antonymy(Generator):
         shares its subject with another ("independent and do not need me at all", "strong,
         yet brittle"), another predicate says it again of the same subject ("that's good,
         that's great"), its clause is set against another ("important, but there are also
-        other worthy causes", "older even though she was only eighteen"), or is the reason
-        for another or its result ("extremely bright, so bring a camera").
+        other worthy causes", "older even though she was only eighteen", "Despite growing
+        brighter, it was difficult"), or is the reason for another or its result
+        ("extremely bright, so bring a camera").
 
         The other part may presuppose or restate the word (only what is available
         can be expensive), and the edited sentence then contradicts itself.
@@ -717,9 +721,10 @@ class Antonymy(Generator):
         if Antonymy._reason_or_result(token):
             return True
         if any(  # "older even though she was eighteen": a concession sets the two against each other
-            c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children)
+            (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children))
+            or (c.dep_ == "prep" and c.lower_ == "despite")  # "Despite growing brighter, it was difficult"
             for c in (*verb.children, verb)
-        ):
+        ) or any(a.lower_ == "despite" and a.dep_ == "prep" for a in token.ancestors):
             return True
         conjuncts = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX", "ADJ")]
         return any(not any(d.dep_ in ("nsubj", "nsubjpass", "expl") for d in c.children) for c in conjuncts) or (
@@ -1002,6 +1007,12 @@ class Antonymy(Generator):
             # "so grateful ... that he sent flowers": the result clause follows from the degree
             or (any(c.dep_ == "advmod" and c.lower_ == "so" for c in token.children)
                 and any(w.lower_ == "that" or w.dep_ == "ccomp" for w in token.sent if w.i > token.i))
+            # ... and the word in that clause: "so long that he will be successful eventually"
+            or any(
+                a.dep_ in ("ccomp", "advcl") and any(c.dep_ == "mark" and c.lower_ == "that" for c in a.children)
+                and any(c.dep_ == "advmod" and c.lower_ in ("so", "such") for c in a.head.children)
+                for a in (token, *token.ancestors)
+            )
             or any(  # its own antonym in the sentence: "an even male, female ratio", "not bad, ... good"
                 w.lemma_.lower() in {a.name().lower() for a in sense.antonyms} for w in token.sent
             )

@@ -205,6 +205,7 @@ class SourceGrammar:
       or a name follows it ("NBA commissioner", "local boy Gates");
     - a sentence adverb capitalised after a comma ("here, However, there is");
     - "it's" for "its" ("popular for it's white sand beach", "It's discount stores are"),
+      "'s" on a verb ("If one get's distracted"),
       a bare verb after "be" ("was quickly approve");
     - a second "be" with no "and" ("are wearing striped shirts are in the kitchen");
     - a comma splice with no subject ("standing near the water , looks to be
@@ -375,6 +376,9 @@ class SourceGrammar:
         out: list[str] = []
         if t.is_alpha and t.is_lower and t.pos_ not in ("PROPN", "INTJ", "X", "PRON") and self._typo(t):
             out.append(f"typo {t.text!r}")
+        if t.lower_ in ("'s", "’s") and t.tag_ == "PRP" and t.i > 0 and not t.doc[t.i - 1].whitespace_ \
+                and t.doc[t.i - 1].lower_ != "let":
+            out.append(f"{t.doc[t.i - 1].text + t.text!r} for a verb")  # "If one get's distracted"; "let's" is English
         if t.is_alpha and self._not_a_noun(t):
             out.append(f"{t.text!r} is no noun")  # "dressed only in a pamper", "rows a small dingy"
         if t.is_alpha and len(t) >= 20 and not self._known(t.lower_):
