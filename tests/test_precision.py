@@ -169,6 +169,14 @@ ANTONYMY_EDITS_REJECTED = [
      "The tourism season is so long that he will be unsuccessful eventually.", "comparison_standard"),
     ("Despite growing brighter, it was difficult to make out what the thing was.",
      "Despite growing brighter, it was easy to make out what the thing was.", "coordination"),
+    # ... and in those of the 574-pair build: a feeling "for" someone, "yes" before "true", a
+    # concession above the word's clause, "usual" as a predicate
+    ("She was happy for Dave.", "She was unhappy for Dave.", "position"),
+    ("She felt bad for Dave.", "She felt good for Dave.", "position"),
+    ("Yes, that's absolutely true.", "Yes, that's absolutely false.", "coordination"),
+    ("Even though this book has flaws, I think it's a good thing.",
+     "Even though this book has flaws, I think it's a bad thing.", "coordination"),
+    ("This was unusual for the world.", "This was usual for the world.", "excluded_lemma"),
     # "especially true" says where something applies; a clause joined by "so" to its reason
     ("This is especially true on Menorca, where cold winter winds limit the season's length.",
      "This is especially false on Menorca, where cold winter winds limit the season's length.", "position"),

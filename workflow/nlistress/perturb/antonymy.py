@@ -61,7 +61,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   clause of a definite noun phrase is attributive too: it says which thing is
   meant ("all of the problems that were available", "The one we thought was
   timid"), where one after a comma or on an indefinite noun describes it ("a
-  drug that works very quickly");
+  drug that works very quickly"); a feeling "for" someone or something ("happy
+  for Dave", "felt bad for Dave") is dropped too, as its antonym takes no "for";
 - ``existential_scope``: the noun the adjective describes is a bare plural,
   has a number, or is quantified existentially ("some", "many", "several"):
   "some cheap hotels" and "some expensive hotels" are compatible; so are two
@@ -92,10 +93,11 @@ antonym cannot hold of the same thing at the same time. The precision filters
   and do not need me at all", "strong, yet brittle"), another predicate says
   it again of the same subject ("that's good, that's great"), its clause is
   set against another ("important, but there are also other worthy causes",
-  "older even though she was only eighteen") or is joined to another by "so"
-  as its reason or result ("extremely bright, so bring a camera"): the other
-  part may presuppose, restate or follow from the word, and the edited
-  sentence then contradicts itself;
+  "older even though she was only eighteen", also from a clause above it) or is
+  joined to another by "so" as its reason or result ("extremely bright, so
+  bring a camera"), or "yes" agrees with it ("Yes, that's absolutely true"):
+  the other part may presuppose, restate or follow from the word, and the
+  edited sentence then contradicts itself;
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
   physical or visual property: temperature, weight, brightness, colour)
   describes something that is not a physical thing in its first WordNet
@@ -264,6 +266,12 @@ _CONTRAST = frozenset({"but", "yet"})
 _ABSENCE_DEGREES = frozenset(
     {"completely", "totally", "entirely", "utterly", "wholly", "relatively", "largely", "fully"}
 )
+# Feelings that take "for" in a sense their antonyms lack ("happy for Dave": glad on his
+# behalf; "happy for the cold air": grateful; "sad for").
+_FEELINGS = frozenset({"happy", "unhappy", "glad", "sad", "sorry"})
+# Interjections that agree with what follows ("Yes, that's absolutely true"): said of the
+# antonym they agree with nothing ("Yes, that's absolutely false").
+_AGREEMENT_WORDS = frozenset({"yes", "yeah", "yep"})
 # Subordinators of a concession ("older even though she was only eighteen").
 _CONCESSIVE = frozenset({"though", "although", "whereas"})
 # Adjectives that before a noun name a period or a former state, not a time relative to another
@@ -700,7 +708,8 @@ class Antonymy(Generator):
         that's great"), its clause is set against another ("important, but there are also
         other worthy causes", "older even though she was only eighteen", "Despite growing
         brighter, it was difficult"), or is the reason for another or its result
-        ("extremely bright, so bring a camera").
+        ("extremely bright, so bring a camera"), or "yes" has said it already ("Yes, that's
+        absolutely true").
 
         The other part may presuppose or restate the word (only what is available
         can be expensive), and the edited sentence then contradicts itself.
@@ -723,12 +732,32 @@ class Antonymy(Generator):
         if any(  # "older even though she was eighteen": a concession sets the two against each other
             (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children))
             or (c.dep_ == "prep" and c.lower_ == "despite")  # "Despite growing brighter, it was difficult"
-            for c in (*verb.children, verb)
+            for v in (verb, *verb.ancestors)  # ... or above it: "Even though it has flaws, I think it's good"
+            for c in (*v.children, v)
         ) or any(a.lower_ == "despite" and a.dep_ == "prep" for a in token.ancestors):
             return True
+        if token.lemma_.lower() in ("true", "false", "right", "wrong", "correct", "incorrect") and any(
+            w.lower_ in _AGREEMENT_WORDS for w in token.sent if w.i < token.i
+        ):
+            return True  # "Yes, that's absolutely true": "yes" says it first
         conjuncts = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX", "ADJ")]
         return any(not any(d.dep_ in ("nsubj", "nsubjpass", "expl") for d in c.children) for c in conjuncts) or (
             bool(conjuncts) and any(c.dep_ == "cc" and c.lower_ in _CONTRAST for c in verb.children)
+        )
+
+    def _on_behalf(self, wn: Any, token: Any, lemma: str) -> bool:
+        """A feeling "for" someone or something ("She was happy for Dave", "They were happy
+        for the cold air", "She felt bad for Dave"): glad on their behalf, grateful, sorry,
+        senses whose antonyms do not take "for" ("unhappy for Dave", "felt good for Dave").
+        "good for the community" (beneficial) is left alone."""
+        objects = [o for c in token.children if c.dep_ == "prep" and c.lower_ == "for"
+                   for o in c.children if o.dep_ == "pobj"]
+        if not objects:
+            return False
+        if lemma in _FEELINGS:
+            return True
+        return lemma in ("good", "bad") and token.head.lemma_.lower() == "feel" and any(
+            self._is_person(wn, o) for o in objects
         )
 
     @staticmethod
@@ -896,6 +925,7 @@ class Antonymy(Generator):
                 (c.dep_ == "prep" and c.lower_ in _APPLIES_TO) or (c.dep_ == "advmod" and c.lower_ in _FOCUS)
                 for c in token.children
             ))
+            or self._on_behalf(wn, token, lemma)
         ):
             return "position"  # "an early material" -> "a late material"; "true of" -> "false of"
         if on("position") and token.tag_ in ("JJS", "RBS") and position == "predicative" and not any(
