@@ -55,6 +55,10 @@ def _in_any_file(text: str) -> None:
 # -- antonymy ------------------------------------------------------------------
 
 ANTONYMY_DROPPED = [
+    # a letter lost in conversion ("Es Vedr\u00e0" read as "Es Vedr?")
+    ("The route passes in sight of two uninhabited Es Vedr?\xa0, which hovers like an apparition on the "
+     "horizon off to the west, and Espalmador, which is popular with yachtsmen for its white-sand beach.",
+     "disfluent"),
     # quantifiers and determiners ("A few" -> "A many", "most others" -> "least others")
     ("A few foreigners were left free after the purge on foreigners.", "excluded_lemma"),
     ("For the beginner ' and for most others, too ' Beaune is the place to buy.", "excluded_lemma"),
@@ -177,6 +181,8 @@ ANTONYMY_EDITS_REJECTED = [
     ("Even though this book has flaws, I think it's a good thing.",
      "Even though this book has flaws, I think it's a bad thing.", "coordination"),
     ("This was unusual for the world.", "This was usual for the world.", "excluded_lemma"),
+    ("Unsurprisingly, golfing is prohibitively expensive.", "Unsurprisingly, golfing is prohibitively cheap.",
+     "comparison_standard"),
     # "especially true" says where something applies; a clause joined by "so" to its reason
     ("This is especially true on Menorca, where cold winter winds limit the season's length.",
      "This is especially false on Menorca, where cold winter winds limit the season's length.", "position"),
@@ -524,6 +530,7 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ("A man is in a purple bathrobe is inside his home cooking breakfast .", "a second verb 'is'"),
         # judged ungrammatical in the samples of the 580-pair antonymy build
         ("If one get's distracted, it's very easy to make a fatal mistake. ", "\"get's\" for a verb"),
+        ("In addition to looking pale, she also look very weak.", "'look' after a singular pronoun"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -591,6 +598,7 @@ def test_source_grammar_frequency_bounds_come_from_params(params):
         # "be" after a verb of thinking, whose subject is extracted
         "It is that prospect that may bring Republicans together to defend a CPI everyone knows is inaccurate.",
         "Come on, let's have tea. ",
+        "Reich refers to a chart that he misunderstood.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

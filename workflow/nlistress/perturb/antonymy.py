@@ -216,8 +216,9 @@ _DEGREE_WORDS = frozenset(
     {"how", "however", "what", "as", "enough", "almost", "nearly", "virtually", "practically",
      "only", "merely", "just", "barely", "somewhat", "fairly", "quite", "sorely",
      # "perfectly" completes the pole it grades ("perfectly normal", "perfectly safe");
-     # said of the other ("perfectly abnormal", "perfectly dangerous") it reads as irony
-     "perfectly"}
+     # said of the other ("perfectly abnormal", "perfectly dangerous") it reads as irony, and
+     # "prohibitively" grades only a cost ("prohibitively expensive", not "cheap")
+     "perfectly", "prohibitively"}
 )
 # Adjectives whose sense shifts when said of a person ("a dark man", "a cold woman", "a bright
 # student", "way too loud", "soft at heart"), so their antonym no longer contradicts.

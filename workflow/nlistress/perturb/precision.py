@@ -128,9 +128,9 @@ FILLERS = frozenset(
 
 
 # Text with a hole: a double space before a capital inside the sentence ("dangerous to  Every
-# trip"), or characters lost in conversion ("m??tro").
+# trip"), or characters lost in conversion ("m??tro", "two uninhabited Es Vedr? ,").
 # Two sentences run together with no space ("if she needed it.They check") are a hole too.
-_GARBLED = re.compile(r"\S {2,}[A-Z]|\?\?|\.,|[a-z]{2}\.[A-Z][a-z]")
+_GARBLED = re.compile(r"\S {2,}[A-Z]|\?\?|\.,|[a-z]{2}\.[A-Z][a-z]|[A-Za-z]\?\s+,")
 
 
 def is_disfluent(span: Any) -> bool:

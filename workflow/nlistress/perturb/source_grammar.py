@@ -208,6 +208,7 @@ class SourceGrammar:
       "'s" on a verb ("If one get's distracted"),
       a bare verb after "be" ("was quickly approve");
     - a second "be" with no "and" ("are wearing striped shirts are in the kitchen");
+    - a base-form verb after "he", "she" or "it" ("she also look very weak");
     - a comma splice with no subject ("standing near the water , looks to be
       throwing"), a plural subject with a singular verb ("The elements ... encapsulates"),
       a finite verb used as a modifier ("a newly establishes
@@ -577,6 +578,10 @@ class SourceGrammar:
             out.append(f"comma splice before {t.text!r}")  # "rated alphabetically, the ones ... are"
         if t.tag_ in ("NN", "NNS") and t.dep_ == "compound" and any(c.dep_ == "advmod" for c in children):
             out.append(f"adverb on the modifier {t.text!r}")  # "a newly establishes building"
+        if t.tag_ == "VBP" and self.wn.morphy(t.lower_, "v") == t.lower_ and not any(
+            c.dep_ in ("aux", "auxpass") for c in children
+        ) and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she", "it") for c in children):
+            out.append(f"{t.text!r} after a singular pronoun")  # "she also look very weak"
         if self._second_verb(t):
             out.append(f"a second verb {t.text!r} with no 'and'")  # "are wearing striped shirts are in"
         if t.tag_ == "VBZ" and t.dep_ in ("amod", "compound"):
