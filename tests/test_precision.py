@@ -163,6 +163,8 @@ ANTONYMY_EDITS_REJECTED = [
      "The one we thought was bold ended up being the last one to learn.", "position"),
     ("She smiled after being satisfied with how she looked.",
      "She smiled after being dissatisfied with how she looked.", "existential_scope"),
+    ("He resigned very quickly after the reign of terror.", "He resigned very slowly after the reign of terror.",
+     "existential_scope"),
     ("The park was established in 1935 and was given Corbett's name after India became independent.",
      "The park was established in 1935 and was given Corbett's name after India became dependent.",
      "existential_scope"),

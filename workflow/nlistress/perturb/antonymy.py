@@ -806,8 +806,11 @@ class Antonymy(Generator):
         after being satisfied", "after India became independent"), or is the degree of
         "after"/"before" ("resigned quickly after"): the state held at some time, and
         the antonym may have held at another, so both sentences may be true."""
-        if token.head.lower_ in _TIME_ORDER:
-            return True
+        doc = token.doc
+        if token.head.lower_ in _TIME_ORDER or (
+            token.pos_ == "ADV" and token.i + 1 < len(doc) and doc[token.i + 1].lower_ in _TIME_ORDER
+        ):
+            return True  # "resigned quickly after": soon after, however the parse attaches it
         return any(
             (node.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _TIME_ORDER for c in node.children))
             or (node.dep_ in ("pcomp", "pobj") and node.head.lower_ in _TIME_ORDER)
