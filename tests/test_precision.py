@@ -179,6 +179,8 @@ ANTONYMY_EDITS_REJECTED = [
     # concession above the word's clause, "usual" as a predicate
     ("She was happy for Dave.", "She was unhappy for Dave.", "position"),
     ("She felt bad for Dave.", "She felt good for Dave.", "position"),
+    ("She felt bad for Dave, he died a terrible death.", "She felt good for Dave, he died a terrible death.",
+     "position"),
     ("Yes, that's absolutely true.", "Yes, that's absolutely false.", "coordination"),
     ("Even though this book has flaws, I think it's a good thing.",
      "Even though this book has flaws, I think it's a bad thing.", "coordination"),

@@ -751,7 +751,8 @@ class Antonymy(Generator):
         for the cold air", "She felt bad for Dave"): glad on their behalf, grateful, sorry,
         senses whose antonyms do not take "for" ("unhappy for Dave", "felt good for Dave").
         "good for the community" (beneficial) is left alone."""
-        objects = [o for c in token.children if c.dep_ == "prep" and c.lower_ == "for"
+        holders = (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))  # "felt bad for"
+        objects = [o for c in holders if c.dep_ == "prep" and c.lower_ == "for"
                    for o in c.children if o.dep_ == "pobj"]
         if not objects:
             return False
