@@ -187,6 +187,11 @@ ANTONYMY_EDITS_REJECTED = [
     ("This was unusual for the world.", "This was usual for the world.", "excluded_lemma"),
     ("Unsurprisingly, golfing is prohibitively expensive.", "Unsurprisingly, golfing is prohibitively cheap.",
      "comparison_standard"),
+    # ... and in those of the 561-pair build: "too" where a cause is given, "possible" of a name
+    ("The person accepted defeat after seven days, as it was too difficult.",
+     "The person accepted defeat after seven days, as it was too easy.", "coordination"),
+    ("Turin was possible due to new centralized control and collection of taxes.",
+     "Turin was impossible due to new centralized control and collection of taxes.", "abstract_subject"),
     # "especially true" says where something applies; a clause joined by "so" to its reason
     ("This is especially true on Menorca, where cold winter winds limit the season's length.",
      "This is especially false on Menorca, where cold winter winds limit the season's length.", "position"),

@@ -95,7 +95,9 @@ antonym cannot hold of the same thing at the same time. The precision filters
   set against another ("important, but there are also other worthy causes",
   "older even though she was only eighteen", also from a clause above it) or is
   joined to another by "so" as its reason or result ("extremely bright, so
-  bring a camera"), or "yes" agrees with it ("Yes, that's absolutely true"):
+  bring a camera"), or "yes" agrees with it ("Yes, that's absolutely true"),
+  or "too" grades it where a cause is given ("accepted defeat, as it was too
+  difficult"):
   the other part may presuppose, restate or follow from the word, and the
   edited sentence then contradicts itself;
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
@@ -106,7 +108,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   person ("a dark man", "a cold woman", "my old friend") describes one; a
   health adjective ("well", "ill") describes no person ("That is unwell"), or a
   danger adjective ("safe", "dangerous") may describe one ("because they were
-  dangerous": a person kept out of danger is safe, and may still be dangerous);
+  dangerous": a person kept out of danger is safe, and may still be dangerous),
+  or "possible" describes a name ("Turin was possible": a place is no event);
 - ``inflection``: the word is an inflected form that its tag does not name
   ("colder" tagged as a plain adjective), so the antonym's form is unknown, or
   "more"/"most" grades it while the antonym has its own comparative ("more
@@ -273,6 +276,8 @@ _FEELINGS = frozenset({"happy", "unhappy", "glad", "sad", "sorry"})
 # Interjections that agree with what follows ("Yes, that's absolutely true"): said of the
 # antonym they agree with nothing ("Yes, that's absolutely false").
 _AGREEMENT_WORDS = frozenset({"yes", "yeah", "yep"})
+# Subordinators of a cause ("as it was too difficult", "because he was distracted").
+_CAUSAL = frozenset({"because", "as", "since"})
 # Subordinators of a concession ("older even though she was only eighteen").
 _CONCESSIVE = frozenset({"though", "although", "whereas"})
 # Adjectives that before a noun name a period or a former state, not a time relative to another
@@ -728,7 +733,7 @@ class Antonymy(Generator):
             for t in token.sent
         ):
             return True
-        if Antonymy._reason_or_result(token):
+        if Antonymy._reason_or_result(token) or Antonymy._excess_with_cause(token):
             return True
         if any(  # "older even though she was eighteen": a concession sets the two against each other
             (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children))
@@ -760,6 +765,19 @@ class Antonymy(Generator):
             return True
         return lemma in ("good", "bad") and token.head.lemma_.lower() == "feel" and any(
             self._is_person(wn, o) for o in objects
+        )
+
+    @staticmethod
+    def _excess_with_cause(token: Any) -> bool:
+        """The word is graded by "too" in a sentence that gives a cause ("accepted defeat ..., as
+        it was too difficult", "decided it was too difficult because he was distracted"): the
+        excess and the cause explain each other, and "too easy" explains nothing."""
+        if not any(c.dep_ == "advmod" and c.lower_ == "too" for c in token.children):
+            return False
+        return any(
+            c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CAUSAL for m in c.children)
+            for node in (token, *token.ancestors)
+            for c in (node, *node.children)
         )
 
     @staticmethod
@@ -980,6 +998,9 @@ class Antonymy(Generator):
         if on("abstract_subject") and (
             (token.lower_ in _OF_LIVING_THINGS and not self._is_person(wn, described))
             or (lemma in _DANGER and self._may_be_person(wn, described))
+            # a name is no event: "Turin was possible due to new centralized control"
+            or (lemma in ("possible", "impossible") and described is not None
+                and (described.pos_ == "PROPN" or described.ent_type_ != ""))
         ):
             return "abstract_subject"  # "That is unwell"; "because they were dangerous"
         if on("existential_scope") and (
