@@ -14,6 +14,7 @@ from nlistress.hypothesis_only.settings import hypothesis_only_model
 from nlistress.config import EXTENDS, DatasetSpec, canonical_targets, test_targets
 from nlistress.errors import ConfigError
 from nlistress.models.settings import VARIANTS, evaluation_targets, model_spec, runs, split_of
+from nlistress.perturb import generator_class
 from nlistress.perturb.runner import dataset_language
 from nlistress.schema import validate_params
 from nlistress.signals import defer_to_a_thread
@@ -181,20 +182,16 @@ def family_of(test):
     return next(f for f in FAMILIES if test in config[f]["tests"])
 
 
-# generators that run the source_grammar filter, which reads the `source_grammar` section
-READS_SOURCE_GRAMMAR = ("antonymy", "numerical", "swap_pairs")
-
-
 def set_config(w):
-    """The config a set job needs: its family's settings and test, resources, the dataset
-    (and the source_grammar filter's bounds for the generators that run it)."""
+    """The config a set job needs: its family's settings and test, resources, the dataset,
+    and the top-level sections its generator declares it reads (`shared_sections`)."""
     family = family_of(w.test)
     section = {k: v for k, v in config[family].items() if k not in ("sets", "augment", "tests")}
     test = config[family]["tests"][w.test]
-    grammar = {"source_grammar": config.get("source_grammar", {})} if test["generator"] in READS_SOURCE_GRAMMAR else {}
+    shared = {name: config.get(name, {}) for name in generator_class(test["generator"]).shared_sections}
     return config_json(
         **{family: {**section, "tests": {w.test: test}}},
-        **grammar,
+        **shared,
         resources=config.get("resources", {}),
         datasets={w.dataset: dataset_entry(w.dataset, w.split)},
         prepare=config.get("prepare", {}),

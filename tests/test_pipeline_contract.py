@@ -181,6 +181,21 @@ def test_generators_built_on_the_python_api_are_checked_by_the_schema() -> None:
     assert schema["permute"]["properties"]["minitree"]["properties"]["k"]["maximum"] == N_TAGS
 
 
+def test_a_generator_declares_the_shared_sections_its_filters_read() -> None:
+    """A set job gets the top-level sections its generator declares (`shared_sections`); one
+    that runs the source_grammar filter without declaring it would fall back to the defaults
+    and miss a --configfile override of `source_grammar`."""
+    import sys
+
+    from nlistress.perturb import GENERATORS, generator_class
+
+    for name in GENERATORS:
+        cls = generator_class(name)
+        runs = "source_grammar" in getattr(sys.modules[cls.__module__], "FILTERS", ())
+        assert runs == ("source_grammar" in cls.shared_sections), name
+        assert set(cls.shared_sections) <= {"source_grammar"}, name
+
+
 def test_schema_enums_match_the_code_registries() -> None:
     """The typed specs no longer check names the schema checks; so the schema's lists must be
     the code's own (a new architecture, variant or tokenizer is added in both or fails here)."""

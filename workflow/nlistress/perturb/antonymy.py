@@ -371,6 +371,7 @@ class _Candidate:
 
 class Antonymy(Generator):
     name: ClassVar[str] = "antonymy"
+    shared_sections: ClassVar[tuple[str, ...]] = ("source_grammar",)
     paper_generator = "antonymy_authors"
     unit: ClassVar[str] = "sentence"
     tests_for: ClassVar[str] = (

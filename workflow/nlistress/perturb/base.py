@@ -126,6 +126,9 @@ class Generator(ABC):
     #: the paper-mode generator that builds this test the authors' way, if their code exists
     #: (``results/REPORT.md`` withholds the difference to the paper for a set built without it)
     paper_generator: ClassVar[str | None] = None
+    #: top-level params sections the generator reads besides its family's and ``resources``
+    #: (``source_grammar``); a Snakemake set job is handed exactly these
+    shared_sections: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         """``settings`` are the test's own (``<family>.tests.<test>``); ``params`` the whole config.

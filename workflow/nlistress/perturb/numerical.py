@@ -368,6 +368,7 @@ class Numerical(Generator):
 
     name = "numerical"
     paper_generator = "numerical_authors"
+    shared_sections = ("source_grammar",)
     reads = "aqua"
     unit = "sentence"
     tests_for = (

@@ -71,6 +71,7 @@ class SwapPairs(Generator):
     """Control and transformed sets of one experiment (relation x context)."""
 
     name: ClassVar[str] = "swap_pairs"
+    shared_sections: ClassVar[tuple[str, ...]] = ("source_grammar",)
     family: ClassVar[str] = "swap"
     #: ``train_table``: a one-off training table for the factors (``--set train_table=...``)
     settings_keys: ClassVar[tuple[str, ...] | None] = ("relation", "context", "train_table")
