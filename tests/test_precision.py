@@ -149,6 +149,10 @@ ANTONYMY_KEPT = [
     # "so" as a degree, not a result
     ("Papyrus paper was only used by wealthy Egyptians because it was so expensive.",
      "Papyrus paper was only used by wealthy Egyptians because it was so cheap."),
+    # "happy" with a gerund is content, not willing; a general degree adverb grades either pole
+    ("Severn was happy being poor.", "Severn was unhappy being poor."),
+    ("I found Steven E. Landsburg's piece Pay Scales in Black and White extremely unconvincing.",
+     "I found Steven E. Landsburg's piece Pay Scales in Black and White extremely convincing."),
 ]
 
 # Edits the judged sample of the 2026-11-23 build found wrong or unreadable, each with the
@@ -213,6 +217,16 @@ ANTONYMY_EDITS_REJECTED = [
     ("Managed care bought Republican votes and patients will end up dead because of this.",
      "Managed care bought Republican votes and patients will end up alive because of this.",
      "existential_scope"),
+    # judged ungrammatical in the samples of the 558-pair build (2026-11-24): "happy to" is
+    # willing and has no "unhappy to"; an "-ly" adverb that grades the word alone
+    ("Agreed-upon Auditors are happy to perform the testing to issue a specific report.",
+     "Agreed-upon Auditors are unhappy to perform the testing to issue a specific report.", "position"),
+    ("She kept her eyes firmly closed. ", "She kept her eyes firmly open. ", "comparison_standard"),
+    ("Safed is a historically old village.", "Safed is a historically new village.", "comparison_standard"),
+    ("Base year data will be actual receipt and outlay data.",
+     "Base year data will be potential receipt and outlay data.", "excluded_lemma"),
+    # ... and wrong in those of the 548-pair build: "high" said of a name
+    ("California is high", "California is low", "abstract_subject"),
     # "prepared to" is willing, "unprepared to" is not ready
     ("The whole organization was prepared to fight to keep whole life policies with a term life with annuity.",
      "The whole organization was unprepared to fight to keep whole life policies with a term life with annuity.",
@@ -540,6 +554,11 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         # judged ungrammatical in the samples of the 580-pair antonymy build
         ("If one get's distracted, it's very easy to make a fatal mistake. ", "\"get's\" for a verb"),
         ("In addition to looking pale, she also look very weak.", "'look' after a singular pronoun"),
+        # ... and in the census of the 558-pair build
+        ("They volunteers were happy to help.", "'They' before the noun 'volunteers'"),
+        ("They are the best team in the league, by they are not my favorite.",
+         "preposition 'by' before a clause"),
+        ("He's definitely afraid of losing he's No.", "a capital 'No' inside a clause"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -609,6 +628,8 @@ def test_source_grammar_frequency_bounds_come_from_params(params):
         "It is that prospect that may bring Republicans together to defend a CPI everyone knows is inaccurate.",
         "Come on, let's have tea. ",
         "Reich refers to a chart that he misunderstood.",
+        # a subject pronoun before its verb, which the tagger reads as a noun
+        "He gestures towards a nearby car .",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -87,7 +87,10 @@ antonym cannot hold of the same thing at the same time. The precision filters
   "male, male"; "not bad, it is actually pretty good" would say "pretty bad"),
   or graded by "less" ("less educated" -> "less uneducated"), by "more"/"most"
   where the antonym adds a negative prefix ("more unimportant"), or by a degree of
-  absence where it drops one ("completely unrelated" -> "completely related");
+  absence where it drops one ("completely unrelated" -> "completely related"), or
+  by an "-ly" adverb that collocates with the word alone ("acutely aware" ->
+  "acutely unaware", "firmly closed" -> "firmly open"; general degree adverbs
+  such as "really" or "extremely" grade either word and are kept);
 - ``coordination``: the word is coordinated with another ("available and
   expensive"), its predicate shares its subject with another ("independent
   and do not need me at all", "strong, yet brittle"), another predicate says
@@ -109,7 +112,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   health adjective ("well", "ill") describes no person ("That is unwell"), or a
   danger adjective ("safe", "dangerous") may describe one ("because they were
   dangerous": a person kept out of danger is safe, and may still be dangerous),
-  or "possible" describes a name ("Turin was possible": a place is no event);
+  or "possible", "high" or "low" describes a name ("Turin was possible": a place is no
+  event; "California is high": in land, prices or spirits?);
 - ``inflection``: the word is an inflected form that its tag does not name
   ("colder" tagged as a plain adjective), so the antonym's form is unknown, or
   "more"/"most" grades it while the antonym has its own comparative ("more
@@ -247,9 +251,12 @@ _TOUGH = frozenset(
 # Raising adjectives: with an infinitive they state likelihood, and their antonym takes none
 # ("we are sure to invest" -> "we are unsure to invest").
 _RAISING = frozenset({"sure", "certain", "likely", "bound", "due", "apt", "liable"})
-# With an infinitive these mean "willing", and their prefix antonym "not ready": "was prepared to
-# fight" and "was unprepared to fight" may both hold.
-_WILLING = frozenset({"prepared"})
+# With an infinitive these mean "willing", and their prefix antonym is not its opposite: "was
+# prepared to fight" and "was unprepared to fight" may both hold, and "happy to help" has no
+# "unhappy to help" (English says "reluctant to help").
+_WILLING = frozenset({"prepared", "happy"})
+# Adjectives that say nothing definite of a name ("Turin was possible", "California is high").
+_VAGUE_OF_NAMES = frozenset({"possible", "impossible", "high", "low"})
 # Epistemic adjectives: with a clause ("sure he'll be back", "I'm sure, ...") their antonyms
 # need "whether" ("unsure he'll be back" is not English).
 _EPISTEMIC = frozenset({"sure", "certain", "confident"})
@@ -267,6 +274,19 @@ _IDIOM_VERBS = frozenset(
 _CONTRAST = frozenset({"but", "yet"})
 # Degree adverbs that grade an absence ("completely unrelated", "relatively unknown") and
 # read oddly on the word without its prefix ("completely related", "relatively known").
+# Adverbs that grade any adjective of their scale, so they grade its antonym as well ("very
+# useful", "very useless"). Any other "-ly" adverb on the word is a collocation of the word
+# alone: "acutely aware" -> "acutely unaware", "firmly closed" -> "firmly open",
+# "historically old" -> "historically new".
+_GENERAL_DEGREES = frozenset(
+    {"really", "extremely", "especially", "particularly", "absolutely", "completely", "totally",
+     "entirely", "truly", "actually", "surprisingly", "remarkably", "exceptionally", "unusually",
+     "incredibly", "highly", "slightly", "wildly", "enormously", "increasingly", "equally",
+     "terribly", "awfully", "genuinely", "simply", "generally", "relatively", "fairly",
+     "reasonably", "only", "nearly", "mostly", "largely", "fully", "utterly", "wholly",
+     "certainly", "definitely", "clearly", "obviously", "seriously", "deeply", "immensely",
+     "hugely", "unbelievably", "amazingly", "notably", "exceedingly", "overly", "unduly", "profoundly"}
+)
 _ABSENCE_DEGREES = frozenset(
     {"completely", "totally", "entirely", "utterly", "wholly", "relatively", "largely", "fully"}
 )
@@ -957,8 +977,11 @@ class Antonymy(Generator):
         ):
             return "position"  # "it's best to golf" -> "it's worst to golf"
         infinitive = any(c.dep_ == "xcomp" for c in token.children)
+        to_infinitive = any(  # "happy to help", not "happy being poor"
+            c.dep_ == "xcomp" and any(g.tag_ == "TO" for g in c.children) for c in token.children
+        )
         if on("position") and infinitive and (
-            lemma in _RAISING | _WILLING
+            (lemma in _RAISING | _WILLING and to_infinitive)
             or not any(
                 negative_prefix(a.name(), lemma) or negative_prefix(lemma, a.name())
                 or (lemma in _TOUGH and a.name().lower() in _TOUGH)
@@ -999,8 +1022,9 @@ class Antonymy(Generator):
         if on("abstract_subject") and (
             (token.lower_ in _OF_LIVING_THINGS and not self._is_person(wn, described))
             or (lemma in _DANGER and self._may_be_person(wn, described))
-            # a name is no event: "Turin was possible due to new centralized control"
-            or (lemma in ("possible", "impossible") and described is not None
+            # a name is no event ("Turin was possible due to new centralized control"), and a
+            # place is high or low in too many ways ("California is high": land, prices?)
+            or (lemma in _VAGUE_OF_NAMES and described is not None
                 and (described.pos_ == "PROPN" or described.ent_type_ != ""))
         ):
             return "abstract_subject"  # "That is unwell"; "because they were dangerous"
@@ -1061,6 +1085,9 @@ class Antonymy(Generator):
                 c.lower_ in _DEGREE_WORDS and c.dep_ == "advmod" and c.i < token.i for c in token.head.children
             ))
             or any(c.dep_ == "npadvmod" for c in token.children)  # "a mile long"
+            # "acutely aware" -> "acutely unaware": an adverb that grades this word only
+            or any(c.dep_ == "advmod" and c.lower_.endswith("ly") and c.lower_ not in _GENERAL_DEGREES
+                   for c in token.children)
             # "so grateful ... that he sent flowers": the result clause follows from the degree
             or (any(c.dep_ == "advmod" and c.lower_ == "so" for c in token.children)
                 and any(w.lower_ == "that" or w.dep_ == "ccomp" for w in token.sent if w.i > token.i))

@@ -105,6 +105,10 @@ _SENTENCE_ADVERBS = frozenset({"However", "Therefore", "Moreover", "Furthermore"
 #: nouns with only a plural form: "a scissors" is wrong
 PLURALIA = frozenset({"scissors", "pants", "jeans", "trousers", "shorts", "pliers", "tongs", "glasses"})
 #: word pairs no English sentence has ("beside of a dog", "since of the pain")
+#: prepositions that never open a finite clause: "by they are" is "but they are" mistyped
+_PREPOSITIONS_ONLY = frozenset({"by", "of", "from", "at", "into", "onto"})
+#: subject pronouns that, unlike "we" and "you" ("we Americans"), never stand before a noun
+_THIRD_PERSON_SUBJECTS = frozenset({"he", "she", "they"})
 _BAD_BIGRAMS = frozenset({("beside", "of"), ("since", "of"), ("despite", "of"), ("among", "of")})
 
 
@@ -442,6 +446,15 @@ class SourceGrammar:
             for c in children
         ):
             out.append(f"plural number on {t.text!r}")
+        following = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+        if (
+            t.lower_ in _THIRD_PERSON_SUBJECTS and following is not None
+            and following.tag_ in ("NN", "NNS")
+            # the noun hangs on the pronoun, or the pronoun on it as its determiner ("he camera");
+            # a pronoun that is the subject of the "noun" has a mistagged verb ("He gestures")
+            and (following.head.i == t.i or (t.head.i == following.i and t.dep_ not in SUBJECT_DEPS))
+        ):
+            out.append(f"{t.text!r} before the noun {following.text!r}")  # "They volunteers were"
         if t.lower_ in PLURALIA and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in children):
             out.append(f"'a' before {t.text!r}")
         if t.tag_ == "VBZ" and not any(c.dep_ == "conj" for c in t.children):
@@ -621,6 +634,13 @@ class SourceGrammar:
                 out.append(f"'which' for the people {clause.head.text!r}")  # "12 tenants, from which 9"
         if t.lower_ == "time" and self._by_the_time_present(t):
             out.append("simple present after 'by the time'")  # "By the time they meet, Bob covers"
+        if (
+            t.text == "No" and t.i > span.start and not t.doc[t.i - 1].is_punct
+            and not (t.i + 1 < len(t.doc) and t.doc[t.i + 1].like_num)
+        ):
+            out.append("a capital 'No' inside a clause")  # "afraid of losing he's No." (not "No. 1")
+        if t.dep_ == "mark" and t.lower_ in _PREPOSITIONS_ONLY and _finite(t.head):
+            out.append(f"preposition {t.text!r} before a clause")  # "the best team, by they are not"
         if t.lower_ == "it" and self._possessive_its(t):
             out.append("\"it's\" for \"its\"")  # "popular for it's white sand beach"
         return out
