@@ -235,13 +235,17 @@ def review_summary(w):
 
     A summary may cover several sets (the numerical test's AQuA-RAT dev and
     test are judged together); it lists each set file it judged under `sets`.
+    Where several cover it (a sample and a census), the one with the most judged
+    rows is the card's measure, as it is the release's (`nlistress release`).
     """
     name = f"{w.dataset}_{w.split}.parquet"
+    covering = []
     for path in sorted(glob.glob(f"reviews/{w.family}/{w.test}/*.json")):
         with open(path, encoding="utf-8") as handle:
-            if any(s.get("set") == name for s in json.load(handle).get("sets", [])):
-                return {"review": path}
-    return {}
+            summary = json.load(handle)
+        if any(s.get("set") == name for s in summary.get("sets", [])):
+            covering.append((-summary.get("reviewed", 0), path))
+    return {"review": min(covering)[1]} if covering else {}
 
 
 def family_outputs(family):

@@ -152,6 +152,22 @@ def test_the_catalogue_says_mode_quality_settings_and_code_version(release, sets
     assert "label 100.0% of 20, grammatical 75.0% (n = 20)" in markdown and "not judged" in markdown
 
 
+def test_the_largest_review_of_the_same_bytes_is_the_measure(sets, params, review, tmp_path):
+    """A census and a sample of one set file: the release reports the census, whichever
+    path comes first (the card rule in rules/common.smk picks the same way)."""
+    sheet = tmp_path / "census.csv"
+    sample_for_review([sets[0]], sheet, 40, seed=2)
+    write_csv(sheet, [r | {"label_correct": "yes", "grammatical": "yes"} for r in read_csv(sheet)])
+    census = tmp_path / "snli_dev.census.json"
+    import_review(sheet, [sets[0]], census)
+    for n, order in enumerate(([review, census], [census, review])):
+        out = tmp_path / f"release{n}"
+        build_release(sets, out, params, order)
+        negation = next(e for e in json.loads((out / "catalogue.json").read_text())["sets"]
+                        if e["test"] == "negation")
+        assert negation["judged_rows"] == 40 and negation["grammatical"] == 1.0
+
+
 def test_markdown_tables_keep_their_shape_on_real_rows_with_pipes_and_line_breaks(params, tmp_path):
     """ANLI R3 dev holds a premise with `|` and hypotheses with line breaks (real rows)."""
     table = pq.read_table(canonical_table(params, "anli", "r3_dev", "anli/R3_dev.jsonl", tmp_path)).to_pylist()

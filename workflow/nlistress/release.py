@@ -106,13 +106,16 @@ def _verify_shipped(set_path: Path, manifest: Mapping[str, Any], card: Path) -> 
 
 def _reviews(paths: Sequence[str | Path]) -> dict[str, Mapping[str, Any]]:
     """Review summaries by the sha256 of each set file they judged (a review covers the
-    exact bytes it judged: a rebuilt set is not covered)."""
+    exact bytes it judged: a rebuilt set is not covered). Where several judged the same
+    bytes (a sample and a census), the one with the most judged rows is the measure."""
     by_digest: dict[str, Mapping[str, Any]] = {}
     for path in paths:
         try:
             summary = json.loads(Path(path).read_text(encoding="utf-8"))
             for judged in summary["sets"]:
-                by_digest[judged["sha256"]] = summary
+                held = by_digest.get(judged["sha256"])
+                if held is None or summary["reviewed"] > held["reviewed"]:
+                    by_digest[judged["sha256"]] = summary
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
             raise DataError(path, f"not a review summary ({exc})") from None
     return by_digest
