@@ -42,6 +42,7 @@ def _in_file(rel: str, text: str) -> None:
 
 
 MNLI = "mnli/multinli_1.0_dev_matched.jsonl"
+MNLI_MISMATCHED = "mnli/multinli_1.0_dev_mismatched.sample1000.jsonl"
 SNLI = "snli/snli_1.0_dev.jsonl"
 AQUA = "aqua_rat/dev.json"
 
@@ -149,6 +150,9 @@ ANTONYMY_KEPT = [
     # "so" as a degree, not a result
     ("Papyrus paper was only used by wealthy Egyptians because it was so expensive.",
      "Papyrus paper was only used by wealthy Egyptians because it was so cheap."),
+    # definite "parts" are all of them, not some
+    ("The remaining parts of the north, although enticing, are difficult to explore.",
+     "The remaining parts of the north, although enticing, are easy to explore."),
     # "happy" with a gerund is content, not willing; a general degree adverb grades either pole
     ("Severn was happy being poor.", "Severn was unhappy being poor."),
     ("I found Steven E. Landsburg's piece Pay Scales in Black and White extremely unconvincing.",
@@ -331,9 +335,33 @@ def test_a_relative_clause_that_picks_out_a_group_is_not_edited(params):
     assert rows == [] and generator.rejected["existential_scope"] >= 1, generator.rejected
 
 
+# Edits judged wrong in the census of the dev-mismatched sample's 63-pair build, which no
+# filter had been tuned on (2026-11-24)
+ANTONYMY_MISMATCHED_REJECTED = [
+    ("Only one of the two plants is able to make the same product set .",
+     "Only one of the two plants is unable to make the same product set .", "existential_scope"),
+    ("There is only something wrong with what people do with the images .",
+     "There is only something right with what people do with the images .", "existential_scope"),
+    ("Parts of Europe are still illiterate .", "Parts of Europe are still literate .", "existential_scope"),
+    ("The boldface type will be distinct from the lightface text .",
+     "The boldface type will be indistinct from the lightface text .", "excluded_lemma"),
+]
+
+
+@pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_MISMATCHED_REJECTED)
+def test_antonymy_rejects_each_judged_failure_of_the_held_out_set(params, text, edited, reason):
+    _in_file(MNLI_MISMATCHED, text)
+    _assert_rejected_by(params, text, edited, reason)
+
+
 @pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_EDITS_REJECTED)
 def test_antonymy_rejects_each_judged_failure(params, text, edited, reason):
     _in_file(MNLI, text)
+    _assert_rejected_by(params, text, edited, reason)
+
+
+def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: str) -> None:
+    """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is made."""
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
     generator = Antonymy("antonymy", settings, params)
     table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
