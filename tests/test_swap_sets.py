@@ -18,6 +18,7 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
+from nlistress.atomic import sha256_file
 from nlistress.config import deep_merge
 from nlistress.errors import ConfigError, DataError
 from nlistress.labels import LABELS
@@ -34,7 +35,7 @@ from nlistress.swap.lexicons import (
 from nlistress.swap.schema import EXPERIMENTS, SWAP_SCHEMA
 from nlistress.swap.tokens import replace_word, words
 
-from .support import ROOT, SHARED_DATA, canonical_table, project_params, shared_override
+from .support import ROOT, SHARED_DATA, canonical_table, project_params, read_csv, shared_override
 
 TESTS = ("antonym_in_situ", "antonym_ex_situ", "hypernym_in_situ", "hypernym_ex_situ")
 CONTROL = {"I_TA1": "I_A", "I_TA2": "I_A", "I_TA3": "I_A", "I_TH": "I_H", "E_TA": "E_A",
@@ -234,3 +235,16 @@ def test_shared_override_builds_swap_sets_from_snli_dev():
     shared = shared_override()
     assert shared["swap"]["sets"]["snli/dev"] == list(TESTS)
     assert (ROOT / shared["swap"]["lexicons"]["hypernyms"]["path"]).is_file()
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_the_committed_review_judges_the_bytes_that_build_today(built, test):
+    """Each swap set's review in reviews/ names the sha256 this build gives, and its rows
+    are rows of the set: a filter change must come with its judgements updated."""
+    out, _, rows = built["sets"][test]
+    summary = json.loads((ROOT / "reviews/swap" / test / "snli_dev.json").read_text(encoding="utf-8"))
+    assert [s["sha256"] for s in summary["sets"]] == [sha256_file(out)]
+    judged = read_csv(ROOT / "reviews/swap" / test / "snli_dev.csv")
+    assert {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} <= {
+        (r["uid"], r["premise"], r["hypothesis"]) for r in rows
+    }
