@@ -16,6 +16,7 @@ from nlistress.errors import DataError
 from nlistress.perturb import make_generator
 from nlistress.perturb.runner import build_set
 from nlistress.review import DROP_INCOHERENT, apply_review, import_review, sample_for_review
+from nlistress.swap.generators import SwapPairs
 
 from .support import canonical_table, read_csv, write_csv
 from .test_swap_sets import swap_params
@@ -90,16 +91,18 @@ def test_labels_and_incoherent_marks_reach_the_set_and_its_manifest(hypernym_set
     text = card.read_text(encoding="utf-8")
     assert "marked incoherent (discarded): 1" in text
     assert "coherent **66.7%**" in text and "an article is missing" in text
-    # no held-out judgement exists for hypernym swaps, and the card says so
-    assert "On text none of them was written from: not measured" in text
+    # and what the held-out judgement of hypernym swaps found
+    assert "all 7 rule labels right but only 16 of the 21 labels kept from SNLI" in text
 
 
 def test_antonym_swap_cards_state_the_held_out_judgement(hypernym_set):
     params, _ = hypernym_set
     in_situ = make_generator("antonym_in_situ", params).card_notes({})
     ex_situ = make_generator("antonym_ex_situ", params).card_notes({})
-    assert "98.4% of 63 rule-labelled rows right, 79.0% of 100 rows grammatical" in in_situ
-    assert "100% of 100 labels right, 86.0% grammatical" in ex_situ
+    assert "98.4% of the 63 labelled right (rule labels 32 of 33" in in_situ
+    assert "100% of the labels right, 86.0% grammatical" in ex_situ
+    # every relation and context the schema allows has its held-out judgement
+    assert {(r, c) for r in ("antonym", "hypernym") for c in ("in_situ", "ex_situ")} == set(SwapPairs.HELD_OUT)
 
 
 def test_bad_annotations_are_named(hypernym_set, tmp_path):
