@@ -277,8 +277,6 @@ _IDIOM_VERBS = frozenset(
 )
 # Conjunctions that set a clause against the one before ("important, but there are also ...").
 _CONTRAST = frozenset({"but", "yet"})
-# Degree adverbs that grade an absence ("completely unrelated", "relatively unknown") and
-# read oddly on the word without its prefix ("completely related", "relatively known").
 # Adverbs that grade any adjective of their scale, so they grade its antonym as well ("very
 # useful", "very useless"). Any other "-ly" adverb on the word is a collocation of the word
 # alone: "acutely aware" -> "acutely unaware", "firmly closed" -> "firmly open",
@@ -292,6 +290,8 @@ _GENERAL_DEGREES = frozenset(
      "certainly", "definitely", "clearly", "obviously", "seriously", "deeply", "immensely",
      "hugely", "unbelievably", "amazingly", "notably", "exceedingly", "overly", "unduly", "profoundly"}
 )
+# Degree adverbs that grade an absence ("completely unrelated", "relatively unknown") and
+# read oddly on the word without its prefix ("completely related", "relatively known").
 _ABSENCE_DEGREES = frozenset(
     {"completely", "totally", "entirely", "utterly", "wholly", "relatively", "largely", "fully"}
 )

@@ -104,11 +104,11 @@ _HABITUAL = frozenset({"usually", "always", "often", "generally", "typically", "
 _SENTENCE_ADVERBS = frozenset({"However", "Therefore", "Moreover", "Furthermore", "Thus", "Hence"})
 #: nouns with only a plural form: "a scissors" is wrong
 PLURALIA = frozenset({"scissors", "pants", "jeans", "trousers", "shorts", "pliers", "tongs", "glasses"})
-#: word pairs no English sentence has ("beside of a dog", "since of the pain")
 #: prepositions that never open a finite clause: "by they are" is "but they are" mistyped
 _PREPOSITIONS_ONLY = frozenset({"by", "of", "from", "at", "into", "onto"})
 #: subject pronouns that, unlike "we" and "you" ("we Americans"), never stand before a noun
 _THIRD_PERSON_SUBJECTS = frozenset({"he", "she", "they"})
+#: word pairs no English sentence has ("beside of a dog", "since of the pain")
 _BAD_BIGRAMS = frozenset({("beside", "of"), ("since", "of"), ("despite", "of"), ("among", "of")})
 
 
