@@ -93,8 +93,8 @@ def test_count_on_mnli_dev_matched(matched):
         f"\nantonymy on MNLI dev-matched: {len(rows):,} pairs from {table.num_rows:,} rows "
         f"({counts.as_dict()}); the paper reports 1,561"
     )
-    # 546 with the default settings and seed (issue 13 asks for 1,000: the filters added after
-    # the 2026-11 judged samples drop the rows judged wrong or unreadable, 454 too few; README
+    # 542 with the default settings and seed (issue 13 asks for 1,000: the filters added after
+    # the 2026-11 judged samples drop the rows judged wrong or unreadable, 458 too few; README
     # says so).
     assert 540 <= len(rows) <= 1_500
     assert rows_to_table(rows).schema == SET_SCHEMA
@@ -110,7 +110,10 @@ def test_the_committed_judgements_are_of_the_rows_that_build_today(matched):
     assert {(r["uid"], r["premise"], r["hypothesis"]) for r in census} == built
     for sample in ("stress", "blind/stress", "second/stress"):
         judged = read_csv(folder / sample / "antonymy/mnli_dev_matched.csv")
-        assert len(judged) == 100 and {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} <= built
+        assert {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} <= built
+        # the committed sample is whole; a check drawn from an earlier build may have lost a
+        # row to a later filter (the blind sample's two-sentence text, to `passage`)
+        assert len(judged) == 100 if sample == "stress" else len(judged) >= 99
 
 
 def test_accounting_is_in_sentences(matched):

@@ -250,9 +250,6 @@ ANTONYMY_EDITS_REJECTED = [
     # people kept out of danger are safe, and may be dangerous
     ("A few foreigners were confined to Dejima Island because they were dangerous.",
      "A few foreigners were confined to Dejima Island because they were safe.", "abstract_subject"),
-    # some of many invasions may have failed
-    ("Russia has been successfully invaded hundreds of times.",
-     "Russia has been unsuccessfully invaded hundreds of times.", "existential_scope"),
     # "true of/about" is a set phrase; "false about" is not
     ("That's true about the traffic.", "That's false about the traffic.", "position"),
     # "less" before a negative-prefix antonym
@@ -354,15 +351,70 @@ def test_antonymy_rejects_each_judged_failure_of_the_held_out_set(params, text, 
     _assert_rejected_by(params, text, edited, reason)
 
 
+# Edits judged wrong in the held-out SNLI test sample (reviews/heldout/stress/antonymy), for
+# which a rule was then written: a complement only the adjective selects ("separate from")
+ANTONYMY_SNLI_TEST_REJECTED = [
+    ("The group is separate from one another .", "The group is joint from one another .", "position"),
+]
+
+
+# Edits judged wrong in the held-out ANLI dev sample (reviews/heldout/stress/antonymy/
+# anli_dev.before), for which rules were then written: a passage whose other sentences say
+# the word again ("a female ... model. She has modeled"), "Not all" on the subject, "get
+# older", a rank before a superlative, "successfully"
+ANTONYMY_ANLI_REJECTED = [
+    ("anli/R1_dev.jsonl", "Kamila Filipcikova (born 1991) is a female Slovakian fashion model. She has modeled in "
+     "fashion shows for designers such as Marc Jacobs, Chanel, Givenchy, Dolce & Gabbana, and Sonia Rykiel. And "
+     "appeared on the cover of Vogue Italia two times in a row.",
+     "Kamila Filipcikova (born 1991) is a male Slovakian fashion model. She has modeled in "
+     "fashion shows for designers such as Marc Jacobs, Chanel, Givenchy, Dolce & Gabbana, and Sonia Rykiel. And "
+     "appeared on the cover of Vogue Italia two times in a row.", "passage"),
+    ("anli/R3_dev.jsonl", "Not all gun users have been properly vetted.",
+     "Not all gun users have been improperly vetted.", "negation"),
+    ("anli/R3_dev.jsonl", "The number of men's eggs decrease as they get older.",
+     "The number of men's eggs decrease as they get newer.", "position"),
+    ("anli/R1_dev.jsonl", " At 78 m (255 feet) tall, it is the second tallest building in the city, after the "
+     "102 m, St Paul's Tower on Arundel Gate, which was topped out in 2009.",
+     " At 78 m (255 feet) tall, it is the second shortest building in the city, after the "
+     "102 m, St Paul's Tower on Arundel Gate, which was topped out in 2009.", "position"),
+    ("anli/R1_dev.jsonl", "prohibition successfully closed down mayfield brewery",
+     "prohibition unsuccessfully closed down mayfield brewery", "excluded_lemma"),
+]
+
+
+@pytest.mark.parametrize(("rel", "text", "edited", "reason"), ANTONYMY_ANLI_REJECTED)
+def test_antonymy_rejects_each_judged_failure_of_the_anli_sample(params, rel, text, edited, reason):
+    _in_file(rel, text)
+    _assert_rejected_by(params, text, edited, reason)
+
+
+@pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_SNLI_TEST_REJECTED)
+def test_antonymy_rejects_a_judged_failure_of_the_snli_test_set(params, text, edited, reason):
+    _in_file("snli/snli_1.0_test.jsonl", text)
+    _assert_rejected_by(params, text, edited, reason)
+
+
 @pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_EDITS_REJECTED)
 def test_antonymy_rejects_each_judged_failure(params, text, edited, reason):
     _in_file(MNLI, text)
     _assert_rejected_by(params, text, edited, reason)
 
 
-def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: str) -> None:
-    """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is made."""
+def test_a_property_of_some_occasions_is_not_edited(params):
+    """"hundreds of times": the antonym may hold on other occasions (the row is also dropped
+    earlier, for "successfully", so that filter is off here)."""
+    text = "Russia has been successfully invaded hundreds of times."
+    _in_file(MNLI, text)
+    _assert_rejected_by(params, text, "Russia has been unsuccessfully invaded hundreds of times.",
+                        "existential_scope", others_off=("excluded_lemma",))
+
+
+def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: str,
+                        others_off: tuple[str, ...] = ()) -> None:
+    """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is
+    made (with the filters ``others_off`` off throughout)."""
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
+    settings = deep_merge(settings, {"filters": dict.fromkeys(others_off, False)})
     generator = Antonymy("antonymy", settings, params)
     table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
     rows = generator.generate(table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence"))
