@@ -57,14 +57,19 @@ antonym cannot hold of the same thing at the same time. The precision filters
   period ("an early material") or a former state ("the late president"), and
   "true of/about/for" and "especially true" ("false of" is not English, and
   "especially false" has no sense of applying), and a complement the
-  adjective selects ("full of", "busy with", "powerless over", "dangerous to")
-  unless the antonym is the word with or without a negative prefix ("empty of
-  energy" and "idle with shipping" are not English); and a restrictive relative
-  clause of a definite noun phrase is attributive too: it says which thing is
+  adjective selects ("full of", "busy with", "powerless over", "dangerous to",
+  "separate from") unless the antonym is the word with or without a negative
+  prefix ("empty of energy", "idle with shipping" and "joint from one another"
+  are not English); and a restrictive relative clause of a definite or
+  universally quantified noun phrase is attributive too: it says which thing is
   meant ("all of the problems that were available", "The one we thought was
-  timid"), where one after a comma or on an indefinite noun describes it ("a
-  drug that works very quickly"); a feeling "for" someone or something ("happy
-  for Dave", "felt bad for Dave") is dropped too, as its antonym takes no "for";
+  timid", "Everybody that is visible"), where one after a comma or on an
+  indefinite noun describes it ("a drug that works very quickly"); a feeling
+  "for" someone or something ("happy for Dave", "felt bad for Dave") is dropped
+  too, as its antonym takes no "for"; so are "get older" (age only grows), a
+  rank before a superlative ("the second tallest building ..., after the 102 m
+  tower" -> "second shortest") and an adjective right after a prepositional
+  object, which is a noun the parser split off ("at the county fair");
 - ``existential_scope``: the noun the adjective describes is a bare plural,
   has a number, or is quantified existentially ("some", "many", "several"):
   "some cheap hotels" and "some expensive hotels" are compatible; so are two
@@ -78,7 +83,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   are the best"), an outcome for a bare plural ("patients will end up dead"),
   a noun singled out by "only" ("Only one of the two plants is able": the
   other is unable), a bare plural "parts" or "areas" ("Parts of Europe are
-  still illiterate": other parts may be literate),
+  still illiterate": other parts may be literate), "half" ("Half of the
+  children are male": the other half are female),
   and a state an event comes before or after ("She smiled after being
   satisfied", "named after India became independent", "resigned quickly
   after"), which held at some time while its antonym may have held at another;
@@ -105,7 +111,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   joined to another by "so" as its reason or result ("extremely bright, so
   bring a camera"), or "yes" agrees with it ("Yes, that's absolutely true"),
   or "too" grades it where a cause is given ("accepted defeat, as it was too
-  difficult"):
+  difficult"), or it is the state something gets into and the sentence says
+  what put it there ("gets wet from a splash of water" -> "gets dry"):
   the other part may presuppose, restate or follow from the word, and the
   edited sentence then contradicts itself;
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
@@ -769,7 +776,11 @@ class Antonymy(Generator):
             for t in token.sent
         ):
             return True
-        if Antonymy._reason_or_result(token) or Antonymy._excess_with_cause(token) or Antonymy._change_with_cause(token):
+        if (
+            Antonymy._reason_or_result(token)
+            or Antonymy._excess_with_cause(token)
+            or Antonymy._change_with_cause(token)
+        ):
             return True
         if any(  # "older even though she was eighteen": a concession sets the two against each other
             (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children))
@@ -888,8 +899,9 @@ class Antonymy(Generator):
         """The word is in a restrictive relative clause of a definite or universally quantified
         noun phrase ("all of the problems that were available", "The one we thought was timid",
         "Everybody that is visible"): the clause says which thing is meant, as an attributive
-        adjective does ("the available problems"), so the antonym speaks of another thing. A clause after a comma adds a fact about the thing,
-        and one on an indefinite noun describes it ("a drug that works very quickly")."""
+        adjective does ("the available problems"), so the antonym speaks of another thing. A
+        clause after a comma adds a fact about the thing, and one on an indefinite noun
+        describes it ("a drug that works very quickly")."""
         for node in (token, *token.ancestors):
             if node.dep_ != "relcl":
                 continue
@@ -1424,8 +1436,8 @@ class Antonymy(Generator):
             "77.9 to 92.1%) and 76.4% of their rows grammatical. On SNLI dev, 100 of 198 pairs "
             "had 92.0% and 87.0% before the rules they called for, and the 96 that no one "
             "had judged of the rebuild's 189 (sha256 `c9deb0f2…`) 92.7% and 85.4% after them. "
-            "Expect 85 to 93% on other text; a "
-            "rate measured on the rows the filters were then written from overstates it.",
+            "Expect 85 to 93% on other text; a rate measured on the rows the filters were "
+            "then written from overstates it.",
             "- **Resources**: WordNet 3.0 through NLTK; other WordNet versions differ in "
             "senses, glosses and antonym links. Word frequencies are wordfreq's English "
             "lists (the version pinned in `constraints.txt`).",
