@@ -1016,7 +1016,7 @@ class Antonymy(Generator):
             c.dep_ in ("det", "poss") for c in token.children
         ):
             return "position"  # "it's best to golf" -> "it's worst to golf"
-        if on("position") and lemma == "old" and token.head.lemma_.lower() in ("get", "become"):
+        if on("position") and lemma == "old" and token.head.lemma_.lower() in _CHANGE_VERBS:
             return "position"  # "as they get older" -> "as they get younger" (or "newer"): age only grows
         if on("position") and token.tag_ in ("JJS", "RBS") and any(_RANK.fullmatch(c.lower_) for c in token.children):
             return "position"  # "the second tallest building ..., after the 102 m tower" -> "second shortest"
