@@ -2,7 +2,7 @@
 
 
 rule download:
-    """Download, verify (sha256) and unpack one official source into data/raw/."""
+    """Download, verify (the pinned sha256 or SHA-1) and unpack one official source into data/raw/."""
     output:
         folder=directory("data/raw/{download}"),
         manifest="data/raw/{download}.manifest.json",

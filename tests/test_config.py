@@ -113,6 +113,8 @@ def test_other_sections_are_validated():
         DownloadSpec.from_params(
             deep_merge(params, {"downloads": {"snli_1.0": {"sha256": "abc"}}}), "snli_1.0"
         )
+    with pytest.raises(ConfigError, match="downloads.glove_840b.sha1: expected 40 hex digits"):
+        DownloadSpec.from_params(deep_merge(params, {"downloads": {"glove_840b": {"sha1": "0" * 64}}}), "glove_840b")
     with pytest.raises(
         ConfigError, match="downloads.snli_1.0.url: expected an https/http/ftp/file URL"
     ):

@@ -181,7 +181,7 @@ def test_fetch_unpinned_tar_records_checksum(http_server, raw, caplog, archive):
     assert record["sha256"] == sha256(body)
     assert record["members"] == {TEST_MEMBER: sha256_file(SNLI_TEST)}
     assert record["skipped_members"] == 0
-    assert "no pinned sha256" in caplog.text and sha256(body) in caplog.text
+    assert "no pinned checksum" in caplog.text and sha256(body) in caplog.text
     assert manifest.exists()  # the warning says the checksum was recorded there
 
 
@@ -195,6 +195,30 @@ def test_fetch_plain_file(http_server, raw):
     assert listing(raw / "aqua_dev") == ["aqua_dev.json"]
     assert (raw / "aqua_dev" / "aqua_dev.json").read_bytes() == body
     assert record["members"] == {"aqua_dev.json": sha256(body)}
+
+
+def test_fetch_pinned_by_a_published_sha1(http_server, raw, caplog):
+    """A file whose publisher gave only a SHA-1 (GloVe) is pinned by it: a wrong one is refused.
+
+    The manifest records both digests, and no "not pinned" warning is logged.
+    """
+    body = AQUA_DEV.read_bytes()
+    url = http_server.add("/files/vectors.json", body)
+    entry = {"url": url, "sha256": None, "sha1": hashlib.sha1(body).hexdigest().upper(), "archive": "file"}
+    spec = DownloadSpec.from_params({"downloads": {"vectors": entry}}, "vectors")
+    assert spec.pinned and spec.sha1 == hashlib.sha1(body).hexdigest()
+
+    with caplog.at_level(logging.WARNING, logger="nlistress.download"):
+        record = fetch(spec, FAST, raw / "vectors", raw / "vectors.manifest.json")
+
+    assert record["pinned"] is True
+    assert (record["sha1"], record["sha256"]) == (hashlib.sha1(body).hexdigest(), sha256(body))
+    assert "no pinned checksum" not in caplog.text
+
+    wrong = DownloadSpec.from_params({"downloads": {"vectors": {**entry, "sha1": "0" * 40}}}, "vectors")
+    with pytest.raises(DownloadError, match=r"sha1 mismatch .*downloads\.vectors\.sha1"):
+        fetch(wrong, FAST, raw / "again", raw / "again.manifest.json")
+    assert not (raw / "again").exists() and not (raw / "again.manifest.json").exists()
 
 
 def test_a_url_query_is_not_part_of_the_file_name(http_server, raw):
@@ -554,7 +578,7 @@ def test_cli_download_with_set_json_override(http_server, tmp_path, snli_zip):
 def test_cli_download_failure_is_one_line_exit_2(http_server, tmp_path, snli_zip, case, expected):
     """Failures exit with status 2 and one `nlistress: error:` line, never a traceback.
 
-    The corrupt archive is unpinned: no "no pinned sha256; recorded ..." warning
+    The corrupt archive is unpinned: no "no pinned checksum; recorded ..." warning
     may come before the error, since no manifest was written.
     """
     body = corrupt(snli_zip, 1000) if case == "corrupt-archive" else snli_zip

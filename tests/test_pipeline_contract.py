@@ -279,13 +279,9 @@ def test_nlistress_validate_names_the_first_problem(tmp_path) -> None:
     )
 
 
-# Downloads whose sha256 could not be computed on these machines (no network, no
-# byte-identical local copy); the first download records it in data/raw/<name>.manifest.json.
-# This set may only shrink: a new entry must come with its sha256.
-NOT_YET_PINNED = {"glove_840b"}
-
-
 def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None:
+    """Every entry has a published checksum (sha256, or a SHA-1 where that is all its source
+    has) and an https URL that cannot move."""
     from nlistress.atomic import sha256_file
 
     from .support import SHARED_DATA, project_params
@@ -297,8 +293,8 @@ def test_every_download_is_pinned_and_points_at_bytes_that_cannot_move() -> None
         assert not re.search(r"/(master|main|gh-pages|HEAD|latest)/", url), f"downloads.{name}: a moving URL"
         if "githubusercontent.com" in url or ("github.com" in url and "/releases/download/" not in url):
             assert re.search(r"/[0-9a-f]{40}/", url), f"downloads.{name}: not pinned to a commit"
-    unpinned = {name for name, entry in downloads.items() if not entry.get("sha256")}
-    assert unpinned <= NOT_YET_PINNED, f"new downloads without sha256: {sorted(unpinned - NOT_YET_PINNED)}"
+    unpinned = {name for name, entry in downloads.items() if not (entry.get("sha256") or entry.get("sha1"))}
+    assert not unpinned, f"downloads without a pinned checksum: {sorted(unpinned)}"
     # The pins taken from the shared copies (identical to the files at the pinned commits).
     for download, copy in (("ocnli_dev", "ocnli/dev.json"), ("ocnli_test", "ocnli/test.json"),
                            ("aqua_dev", "aqua_rat/dev.json"), ("aqua_test", "aqua_rat/test.json")):

@@ -144,10 +144,20 @@ def write_json_atomic(target: str | Path, obj: Any) -> None:
     write_text_atomic(target, json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-def sha256_file(path: str | Path) -> str:
-    """Hex sha256 of a file, read in chunks (works for multi-GB archives)."""
-    digest = hashlib.sha256()
+def file_digests(path: str | Path, algorithms: tuple[str, ...] = ("sha256",)) -> dict[str, str]:
+    """Hex digests of a file under each of ``algorithms`` (hashlib names), in one read.
+
+    One pass over the bytes: a multi-GB archive pinned by a published SHA-1 is
+    read once for its SHA-1 and the sha256 its manifest records.
+    """
+    digests = {name: hashlib.new(name) for name in algorithms}
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(_CHUNK), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+            for digest in digests.values():
+                digest.update(chunk)
+    return {name: digest.hexdigest() for name, digest in digests.items()}
+
+
+def sha256_file(path: str | Path) -> str:
+    """Hex sha256 of a file, read in chunks (works for multi-GB archives)."""
+    return file_digests(path)["sha256"]

@@ -118,6 +118,14 @@ class DownloadSpec:
     #: (folder in the archive, folder in the download) pairs: only those members are
     #: unpacked, each moved to its new folder; empty: every member, where it is
     unpack: tuple[tuple[PurePosixPath, PurePosixPath], ...] = ()
+    #: a SHA-1 published for the file, for sources whose sha256 nobody publishes
+    #: (checked as well as ``sha256`` where both are given)
+    sha1: str | None = None
+
+    @property
+    def pinned(self) -> bool:
+        """A published checksum will be checked: a changed or cut-off file is refused."""
+        return self.sha256 is not None or self.sha1 is not None
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any], name: str) -> DownloadSpec:
@@ -132,7 +140,10 @@ class DownloadSpec:
         )
         if unpack and archive == "file":
             raise ConfigError(f"{where}.unpack: only an archive (zip, tar, tar.gz) has folders to unpack")
-        return cls(name, url, sha.lower() if sha else None, archive, filename.as_posix(), unpack)
+        sha1 = entry.get("sha1")
+        return cls(
+            name, url, sha.lower() if sha else None, archive, filename.as_posix(), unpack, sha1.lower() if sha1 else None
+        )
 
 
 def _inside(path: str, where: str) -> PurePosixPath:

@@ -1,4 +1,4 @@
-"""Fetch official dataset files: retries, size and sha256 checks, safe extraction.
+"""Fetch official dataset files: retries, size and checksum checks, safe extraction.
 
 A download lands in ``data/raw/<name>/`` only when it is complete and verified:
 bytes go to a ``.part`` file, the checksum is compared with the pinned value
@@ -32,6 +32,7 @@ from .atomic import (
     atomic_dir,
     atomic_path,
     check_replaceable,
+    file_digests,
     glob_escape,
     sha256_file,
     write_json_atomic,
@@ -63,7 +64,7 @@ def _stream_once(url: str, part: Path, timeout: float, require_length: bool = Fa
 
     With ``require_length``, a response that says neither its length nor uses
     chunked encoding is refused: its end cannot be told from a dropped
-    connection, and nothing else (no pinned sha256) would catch a half file.
+    connection, and nothing else (no pinned checksum) would catch a half file.
     """
     request = urllib.request.Request(url, headers={"User-Agent": f"nlistress/{__version__}"})
     try:
@@ -90,7 +91,7 @@ def _stream_once(url: str, part: Path, timeout: float, require_length: bool = Fa
         if require_length and expected is None and not chunked:
             raise DownloadError(
                 f"{url}: the server sends no Content-Length, so a cut-off transfer cannot be told "
-                "from a complete one, and the entry has no pinned sha256; pin its sha256 in params.yaml"
+                "from a complete one, and the entry has no pinned checksum; pin its sha256 in params.yaml"
             )
         received = 0
         started = last_report = time.monotonic()
@@ -136,7 +137,7 @@ def download_file(
     """Download ``url`` to ``target`` (atomically), retrying transient failures.
 
     ``require_length``: refuse a response whose completeness cannot be checked
-    (see ``_stream_once``); set for entries without a pinned sha256.
+    (see ``_stream_once``); set for entries without a pinned checksum.
     """
     attempts = settings.retries + 1
     with atomic_path(target) as part:
@@ -319,14 +320,15 @@ def fetch(
     work = Path(tempfile.mkdtemp(prefix=f".{spec.name}.", suffix=".download", dir=dest.parent))
     try:
         blob = work / PurePosixPath(spec.filename).name
-        size = download_file(spec.url, blob, settings, require_length=spec.sha256 is None)
-        digest = sha256_file(blob)
-        if spec.sha256 is not None and digest != spec.sha256:
-            raise DownloadError(
-                f"{spec.url}: sha256 mismatch (expected {spec.sha256}, got {digest}); the file "
-                f"changed upstream or the transfer was corrupted. Nothing was kept. If the new "
-                f"file is right, update downloads.{spec.name}.sha256 in params.yaml"
-            )
+        size = download_file(spec.url, blob, settings, require_length=not spec.pinned)
+        digests = file_digests(blob, ("sha256", "sha1") if spec.sha1 else ("sha256",))
+        for algorithm, expected in (("sha256", spec.sha256), ("sha1", spec.sha1)):
+            if expected is not None and digests[algorithm] != expected:
+                raise DownloadError(
+                    f"{spec.url}: {algorithm} mismatch (expected {expected}, got {digests[algorithm]}); "
+                    f"the file changed upstream or the transfer was corrupted. Nothing was kept. If the "
+                    f"new file is right, update downloads.{spec.name}.{algorithm} in params.yaml"
+                )
         skipped = 0
         if spec.archive == "file":
             with atomic_dir(dest) as staged:
@@ -346,13 +348,13 @@ def fetch(
         "url": spec.url,
         "archive": spec.archive,
         "bytes": size,
-        "sha256": digest,
-        "pinned": spec.sha256 is not None,
+        **digests,
+        "pinned": spec.pinned,
         "members": _member_hashes(dest),
         "skipped_members": skipped,
         "nlistress_version": __version__,
     }
     write_json_atomic(manifest, record)
-    if spec.sha256 is None:
-        log.warning("%s: no pinned sha256; recorded %s in %s", spec.name, digest, manifest)
+    if not spec.pinned:
+        log.warning("%s: no pinned checksum; recorded %s in %s", spec.name, digests["sha256"], manifest)
     return record
