@@ -463,6 +463,87 @@ def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: 
     assert edited in [r.hypothesis for r in rows]
 
 
+# Verbs (verb_pairs): edits of listed verbs that the rules reject, each seen in a build of
+# MNLI dev-matched with verbs switched on (2026-11-24), with the filter that rejects it
+ANTONYMY_VERBS_REJECTED = [
+    # a relative clause may say which people are meant; an infinitive keeps the original's frame
+    ("People who like giving speeches make me uncomfortable. ",
+     "People who dislike giving speeches make me uncomfortable. ", "position"),
+    ("Siegel likes to wear brightly colored shirts.", "Siegel dislikes to wear brightly colored shirts.", "position"),
+    # a range, a degree, the antonym elsewhere in the sentence
+    ("Emissions will increase from current emissions of 480 tons to a cap of 2600 tons in 2012.",
+     "Emissions will decrease from current emissions of 480 tons to a cap of 2600 tons in 2012.",
+     "comparison_standard"),
+    ("I like him even more now. ", "I dislike him even more now. ", "comparison_standard"),
+    # "by some citizens": other citizens may like it
+    ("The Ile Saint-Louis is disliked by some citizens of Paris.",
+     "The Ile Saint-Louis is liked by some citizens of Paris.", "existential_scope"),
+    # ... and judged wrong in the census of that build's verb rows: some things, something, a
+    # generic subject ("People hate playing billiards"), a win of something other than a contest
+    ("family-planning organizations agree with the Clinton administration about certain things.",
+     "family-planning organizations disagree with the Clinton administration about certain things.",
+     "existential_scope"),
+    ("Something was approved by the office of affairs.", "Something was disapproved by the office of affairs.",
+     "existential_scope"),
+    ("A very big decision strengthens our family.", "A very big decision weakens our family.", "existential_scope"),
+    ("People hate playing billiards.", "People love playing billiards.", "existential_scope"),
+    ("In a new retrospective, the Vienna modernist (1890-1918) wins critics' grudging respect.",
+     "In a new retrospective, the Vienna modernist (1890-1918) loses critics' grudging respect.", "position"),
+    # a reason, a clause set beside it, another clause the parser split off
+    ("We hate them out of jealousy for being smarter than us. ",
+     "We love them out of jealousy for being smarter than us. ", "coordination"),
+    ("I never use eggs when I cook, I hate them.", "I never use eggs when I cook, I love them.", "coordination"),
+    ("I hate the hundred degree days but we get them.", "I love the hundred degree days but we get them.",
+     "coordination"),
+]
+
+
+@pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_VERBS_REJECTED)
+def test_antonymy_rejects_each_verb_failure(params, text, edited, reason):
+    _in_file(MNLI, text)
+    _assert_rejected_by(params, text, edited, reason)
+
+
+# Listed verbs kept, inflected as the original ("hated" -> "loved", "has been increased" ->
+# "has been decreased")
+ANTONYMY_VERBS_KEPT = [
+    ("He hated her.", "He loved her."),
+    ("I agree with what you said.", "I disagree with what you said."),
+    ("The allowance has been increased since 1989.", "The allowance has been decreased since 1989."),
+    ("She loves her children.", "She hates her children."),
+]
+
+
+@pytest.mark.parametrize(("text", "edited"), ANTONYMY_VERBS_KEPT)
+def test_antonymy_edits_listed_verbs(params, text, edited):
+    _in_file(MNLI, text)
+    hypotheses, counts = _antonymy(params, text)
+    assert hypotheses == [edited] and counts.kept == 1
+
+
+@pytest.mark.parametrize("text", [
+    "The pub sells a larger range of beers than any other pub in the city.",  # WordNet: sell/buy
+    "They were waiting for someone to open the door for them.",  # open/close
+    "Harlem did a great job ",  # do/undo
+])
+def test_verb_antonyms_outside_verb_pairs_are_never_used(params, text):
+    """WordNet's verb antonyms are mostly converses and undoings ("sells" -> "buys", "open" ->
+    "close"), which a sentence can say together with the original: only verb_pairs are used."""
+    _in_file(MNLI, text)
+    hypotheses, _ = _antonymy(params, text)
+    assert hypotheses == []
+
+
+def test_verb_pairs_go_both_ways_and_only_with_verbs_switched_on(params):
+    settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
+    generator = Antonymy("antonymy", settings, params)
+    assert {("like", "dislike"), ("dislike", "like")} <= generator.verb_pairs
+    text = "He hated her."
+    off = Antonymy("antonymy", {**settings, "pos": ["ADJ", "ADV"]}, params)
+    table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
+    assert list(off.generate(table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence"))) == []
+
+
 @pytest.mark.parametrize(("text", "edited"), ANTONYMY_KEPT)
 def test_antonymy_keeps_asserted_properties(params, text, edited):
     _in_file(MNLI, text)

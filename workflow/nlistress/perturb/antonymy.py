@@ -3,7 +3,12 @@
 Every premise and hypothesis sentence is taken independently (each distinct
 sentence once). spaCy tags and parses it; for each word of the configured
 parts of speech (adjectives by default), the Lesk algorithm (NLTK) picks a
-WordNet sense, and if that sense's lemma has antonyms one is chosen. The
+WordNet sense, and if that sense's lemma has antonyms one is chosen (a verb
+only among ``verb_pairs``: most WordNet verb antonyms are converses or
+undoings, "buy"/"sell", "tie"/"untie", which one sentence can state together;
+:meth:`Antonymy._verb_reason` keeps a listed verb only where it states its
+clause in its own frame, with no range, degree, reason, generic or partial
+subject, or clause set beside it). The
 original sentence and the sentence with the word replaced by its antonym
 (inflected and capitalised like the word) form a new pair labelled
 contradiction.
@@ -320,6 +325,22 @@ _FEELINGS = frozenset({"happy", "unhappy", "glad", "sad", "sorry"})
 _AGREEMENT_WORDS = frozenset({"yes", "yeah", "yep"})
 # Subordinators of a cause ("as it was too difficult", "because he was distracted").
 _CAUSAL = frozenset({"because", "as", "since"})
+# Dependencies of a verb that states its clause: main, complement or adverbial. Not a relative
+# clause, which may say which thing is meant ("People who like giving speeches", "Programs to
+# increase efficiency"), nor an infinitive under another verb ("unable to maximize").
+_CLAUSE_HEADS = frozenset({"ROOT", "ccomp", "advcl"})
+# Additive adverbs: the clause says again what another part of the text said ("he hated her
+# as well", "I agree with that too"), so its antonym leaves the addition without its match.
+_ADDITIVE = frozenset({"too", "also", "either"})
+# Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
+_SOME_ONE = frozenset({"something", "someone", "somebody", "some"})
+# Verbs of a contest, whose object must be one ("won the war" / "lost the war", not "won power").
+_CONTEST_VERBS = frozenset({"win", "lose"})
+# WordNet classes of what is won or lost: a contest, a war or battle, an election, a lawsuit.
+_CONTESTS = frozenset({"contest.n.01", "military_action.n.01", "war.n.01", "election.n.01", "lawsuit.n.01",
+                       "game.n.01", "game.n.02"})
+# Prepositions of a reason for a feeling ("hated her for her smile", "out of jealousy").
+_REASON_PREPOSITIONS = frozenset({"for", "out"})
 # Subordinators of a concession ("older even though she was only eighteen").
 _CONCESSIVE = frozenset({"though", "although", "whereas"})
 # Adjectives that before a noun name a period or a former state, not a time relative to another
@@ -420,8 +441,9 @@ class Antonymy(Generator):
         "Antonymy (a competence test, Naik et al. 2018, section 3.1): whether a model "
         "recognises that replacing a word by its antonym turns a sentence into a "
         "contradiction of itself. Each premise and hypothesis sentence of the source "
-        "split is taken on its own; an asserted adjective (or manner adverb) is replaced "
-        "by the WordNet antonym of its most frequent sense (inflection and "
+        "split is taken on its own; an asserted adjective (or manner adverb, or a verb of "
+        "a listed pair such as like/dislike) is replaced by the WordNet antonym of its "
+        "most frequent sense (inflection and "
         "capitalisation kept), and the original sentence (premise) is paired with the "
         "edited one (hypothesis) under the label contradiction. A model that relies on "
         "word overlap sees two nearly identical sentences and tends to predict entailment. "
@@ -448,6 +470,12 @@ class Antonymy(Generator):
         self.min_antonym_share = float(get("min_antonym_share", 0.85))
         self.min_antonym_zipf = float(get("min_antonym_zipf", 0.0))
         self.prefix_antonyms = get("prefix_antonyms", True)
+        # Most WordNet verb antonyms name the converse or the undoing of an event ("buy"/"sell",
+        # "tie"/"untie", "come"/"go"), which the same sentence can state together with the
+        # original: a verb is replaced only by a partner listed here, in either direction.
+        self.verb_pairs = frozenset(
+            (a.lower(), b.lower()) for first, second in get("verb_pairs", []) for a, b in ((first, second), (second, first))
+        )
         self.word_sense = get("word_sense", "lesk")
         self._entries: dict[tuple[str, str], _Entry | None] = {}
         self._compounds: dict[str, bool] = {}
@@ -477,7 +505,7 @@ class Antonymy(Generator):
                     continue
                 frequency[-1] = lem.count()
                 antonyms = sorted(
-                    (a for a in lem.antonyms() if a.name().lower() != name),
+                    (a for a in lem.antonyms() if a.name().lower() != name and self._listed(name, a, wn_pos)),
                     key=lambda a: (a.name(), a.synset().name()),
                 )
                 if antonyms:
@@ -491,7 +519,7 @@ class Antonymy(Generator):
         most_frequent = max(range(len(synsets)), key=lambda i: (frequency[i], -i)) if synsets else 0
         if synsets and synsets[most_frequent].name() not in senses and self.prefix_antonyms:
             derived = self._prefix_antonym(wn, name, wn_pos, synsets[most_frequent])
-            if derived is not None:
+            if derived is not None and self._listed(name, derived.antonyms[0], wn_pos):
                 senses[synsets[most_frequent].name()] = derived
                 weight[derived.antonyms[0].name().lower()] += max(derived.lemma.count(), 1)
         if senses:
@@ -502,6 +530,11 @@ class Antonymy(Generator):
             )
         self._entries[key] = entry
         return entry
+
+    def _listed(self, name: str, antonym: Any, wn_pos: str) -> bool:
+        """``antonym`` may replace ``name``: any antonym of an adjective or adverb, and of a
+        verb only a partner in ``verb_pairs`` ("like"/"dislike", not "buy"/"sell")."""
+        return wn_pos != "v" or (name, antonym.name().lower()) in self.verb_pairs
 
     @staticmethod
     def _analytic_degree(token: Any, sense: _Sense) -> bool:
@@ -593,6 +626,10 @@ class Antonymy(Generator):
         """
         while token.dep_ == "conj" and token.head.i != token.i:
             token = token.head
+        if token.pos_ == "VERB":
+            # A verb heading a clause says what its subject does or feels ("She loves me");
+            # as a modifier ("including taxes", "the approved plan") it picks out a thing.
+            return "predicative" if token.dep_ in _CLAUSE_HEADS else "other"
         if token.pos_ == "NOUN":
             indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children)
             return "predicative" if token.dep_ == "attr" and indefinite else "other"
@@ -798,6 +835,92 @@ class Antonymy(Generator):
             bool(conjuncts) and any(c.dep_ == "cc" and c.lower_ in _CONTRAST for c in verb.children)
         )
 
+    def _verb_reason(self, wn: Any, token: Any, position: str, sense: _Sense) -> str | None:
+        """The first switched-on filter that rejects a listed verb ("likes" -> "dislikes"), or None.
+
+        A verb keeps its frame, so the antonym has to fit it: not a to-infinitive ("likes to
+        wear" -> "dislikes to wear", "agreed to hear" -> "disagreed to hear") nor a particle.
+        A degree ("I like him even more now"), a range ("increase from 480 tons to 2600
+        tons"), the antonym elsewhere in the sentence ("0 (strongly disagree) to 7 (strongly
+        agree)"), an additive ("he hated her as well"), a reason ("hated them out of
+        jealousy", "loves Eddie, because he is so humble") or a clause set beside or against
+        it ("I hate the hot days but we get them", "I never use eggs ..., I hate them",
+        "'Okay,' I agreed") agrees with the original verb only, and the edited sentence no
+        longer holds together.
+        """
+        on = self.filters
+        children = list(token.children)
+        if on("position") and (
+            position != "predicative"
+            or any(c.dep_ == "xcomp" and any(g.tag_ == "TO" for g in c.children) for c in children)
+            or any(c.dep_ == "prt" for c in children)
+        ):
+            return "position"
+        antonyms = {a.name().lower() for a in sense.antonyms}
+        degrees = [w for w in token.subtree if w.dep_ == "advmod" and w.lower_ in ("more", "less", "most", "least")]
+        if on("comparison_standard") and (
+            any(_adverb_of(w, token) for w in degrees)  # "like him even more now"
+            or any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in children)
+            or any(w.lemma_.lower() in antonyms for w in token.sent)
+        ):
+            return "comparison_standard"
+        # "disliked by some citizens" -> "liked by some citizens": other citizens; "agree with
+        # them about certain things" -> "disagree ... about certain things": other things;
+        # "Something was approved", "A very big decision strengthens our family", "People hate
+        # playing billiards": another thing, decision or person
+        subjects = [c for c in children if c.dep_ in ("nsubj", "nsubjpass")]
+        actors = subjects + [o for c in children if c.dep_ == "agent" for o in c.children if o.dep_ == "pobj"]
+        objects = [o for c in children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
+        generic = token.tag_ in ("VBZ", "VBP") and not any(c.dep_ in ("aux", "auxpass") for c in children)
+        if on("existential_scope") and (
+            any(d.dep_ == "det" and d.lower_ in _EXISTENTIAL for a in actors + objects for d in a.children)
+            or any(a.lower_ in _SOME_ONE for a in actors)
+            or (generic and any(
+                a.pos_ == "NOUN" and ((a.tag_ == "NNS" and not any(d.dep_ in ("det", "poss") for d in a.children))
+                                      or any(d.lower_ in ("a", "an") for d in a.children))
+                for a in subjects
+            ))
+        ):
+            return "existential_scope"
+        # "won power" -> "lost power": one wins or loses a contest, but "loses" power one has
+        if on("position") and token.lemma_.lower() in _CONTEST_VERBS and not all(
+            self._is_contest(wn, o) for o in children if o.dep_ == "dobj"
+        ):
+            return "position"
+        if on("imperative") and in_imperative_clause(token):
+            return "imperative"
+        doc = token.doc
+        clause = (token, *token.ancestors)
+        if on("coordination") and (
+            self._reason_or_result(token)
+            or any(c.dep_ == "advmod" and (c.lower_ in _ADDITIVE or (c.lower_ == "well" and c.i > 0
+                   and doc[c.i - 1].lower_ == "as")) for c in children)
+            or any(c.dep_ == "prep" and c.lower_ in _REASON_PREPOSITIONS for c in children)
+            or any(
+                (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CAUSAL | _CONCESSIVE
+                                           for m in c.children))
+                or (c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))
+                or (c.dep_ == "cc" and c.lower_ in _CONTRAST)
+                for v in clause for c in v.children
+            )
+            or any(v.dep_ == "conj" for v in clause)
+            or any(c.dep_ == "conj" or c.dep_ == "intj" or (c.dep_ in ("ccomp", "parataxis") and c.i < token.i)
+                   for c in children)
+            or token.dep_ == "parataxis" or (token.dep_ == "ccomp" and token.i < token.head.i)
+            # another clause the parser split off: "I hate the hot days but we get them"
+            or any(t.dep_ == "ROOT" and t.i != token.sent.root.i for t in doc)
+        ):
+            return "coordination"
+        return None
+
+    @staticmethod
+    def _is_contest(wn: Any, noun: Any) -> bool:
+        """``noun``'s most frequent WordNet sense is a contest, war, election or lawsuit."""
+        senses = wn.synsets(noun.lemma_.lower().replace(" ", "_"), "n")
+        return bool(senses) and any(
+            h.name() in _CONTESTS for path in senses[0].hypernym_paths() for h in path
+        )
+
     def _on_behalf(self, wn: Any, token: Any, lemma: str) -> bool:
         """A feeling "for" someone or something ("She was happy for Dave", "They were happy
         for the cold air", "She felt bad for Dave"): glad on their behalf, grateful, sorry,
@@ -996,6 +1119,8 @@ class Antonymy(Generator):
                 return "ambiguous_antonym"
         if on("rare_antonym") and self._rare_antonym(entry, sense, resolved):
             return "rare_antonym"
+        if token.pos_ == "VERB":
+            return self._verb_reason(wn, token, position, sense)
         if on("position") and (
             (lemma in _PERIOD_ADJECTIVES and position == "attributive")
             or (  # "full of energy" -> "empty of energy", "busy with shipping" -> "idle with"
@@ -1393,7 +1518,8 @@ class Antonymy(Generator):
             "construction is a separate mode). Each choice moves the count:",
             "",
             f"- **Words replaced**: words that spaCy `en_core_web_sm` tags as {pos} "
-            "(adverbs only as manner adverbs of a verb); spaCy's lemma (WordNet's morphy as a "
+            "(adverbs only as manner adverbs of a verb; verbs only as a pair of `verb_pairs`, "
+            "heading their own clause); spaCy's lemma (WordNet's morphy as a "
             "fallback) is looked up in WordNet. Words inside hyphenated or slashed compounds "
             "are left alone.",
             f"- **Word senses**: {sense}; the antonym is the one that holds most of the lemma's "
@@ -1443,6 +1569,16 @@ class Antonymy(Generator):
             "lists (the version pinned in `constraints.txt`).",
         ]
         return "\n".join(lines) + "\n"
+
+
+def _adverb_of(word: Any, verb: Any) -> bool:
+    """``word`` grades ``verb`` through a chain of adverbs ("like him even more now")."""
+    node = word
+    while node.dep_ == "advmod" and node.head.i != node.i:
+        node = node.head
+        if node.i == verb.i:
+            return True
+    return False
 
 
 def _inflect(antonym: str, tag: str, pos: str) -> str:
