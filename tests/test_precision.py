@@ -504,6 +504,38 @@ def test_antonymy_rejects_each_verb_failure(params, text, edited, reason):
     _assert_rejected_by(params, text, edited, reason)
 
 
+# Verb edits judged wrong in the held-out sample of ANLI dev and SNLI dev/test verb pairs
+# (2026-11-24), for which rules were then written: a contest with other participants, a
+# passive "was lost by", "many" or a number of wins, a bare plural that feels, "somewhat",
+# "the best"
+ANTONYMY_VERBS_HELD_OUT_REJECTED = [
+    (SNLI, "A wrestler won the fight .", "A wrestler lost the fight .", "existential_scope"),
+    ("anli/R2_dev.jsonl", "The Frank J. Selke Memorial Trophy was won by Nixon.",
+     "The Frank J. Selke Memorial Trophy was lost by Nixon.", "position"),
+    ("anli/R1_dev.jsonl", "Alexander Sarnavskiy has won many MMA fights in America.",
+     "Alexander Sarnavskiy has lost many MMA fights in America.", "existential_scope"),
+    ("anli/R3_dev.jsonl", "People loved Scarlet Days", "People hated Scarlet Days", "existential_scope"),
+    ("anli/R3_dev.jsonl", "They agree somewhat on the issue of health",
+     "They disagree somewhat on the issue of health", "comparison_standard"),
+    (SNLI, "They like rock music the best .", "They dislike rock music the best .", "comparison_standard"),
+]
+
+
+@pytest.mark.parametrize(("rel", "text", "edited", "reason"), ANTONYMY_VERBS_HELD_OUT_REJECTED)
+def test_antonymy_rejects_each_held_out_verb_failure(params, rel, text, edited, reason):
+    _in_file(rel, text)
+    _assert_rejected_by(params, text, edited, reason)
+
+
+def test_a_bare_plural_amount_is_the_whole_amount(params):
+    """ "Prices always increase" speaks of prices as a whole (judged right), unlike "People
+    loved Scarlet Days", where other people may have hated it."""
+    text = "Prices always increase, regardless of the money in circulation."
+    _in_file(MNLI, text)
+    hypotheses, _ = _antonymy(params, text)
+    assert hypotheses == ["Prices always decrease, regardless of the money in circulation."]
+
+
 # Listed verbs kept, inflected as the original ("hated" -> "loved", "has been increased" ->
 # "has been decreased")
 ANTONYMY_VERBS_KEPT = [

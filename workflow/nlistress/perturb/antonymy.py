@@ -332,6 +332,18 @@ _CLAUSE_HEADS = frozenset({"ROOT", "ccomp", "advcl"})
 # Additive adverbs: the clause says again what another part of the text said ("he hated her
 # as well", "I agree with that too"), so its antonym leaves the addition without its match.
 _ADDITIVE = frozenset({"too", "also", "either"})
+# Degrees of a verb that hold of the antonym too ("agree somewhat" and "disagree somewhat"),
+# or compare ("like him even more now", "like rock music the best" -> "dislike ... the best").
+_VERB_DEGREES = frozenset({"more", "less", "most", "least", "best", "better", "worst", "worse", "somewhat",
+                           "partly", "partially", "slightly", "mostly", "largely", "half"})
+# How a degree attaches to a verb: an adverb, or a noun phrase used as one ("the best").
+_DEGREE_DEPS = frozenset({"advmod", "npadvmod"})
+# Quantifiers the parser reads as adjectives ("won many MMA fights").
+_SOME_OF = frozenset({"many", "several", "numerous", "various", "few"})
+# Verbs of a change in amount, whose bare plural subject is the whole amount ("Personal savings
+# are decreasing"), unlike a bare plural that feels or wins ("People loved Scarlet Days").
+_AMOUNT_VERBS = frozenset({"increase", "decrease", "widen", "narrow", "strengthen", "weaken",
+                           "maximize", "minimize"})
 # Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
 _SOME_ONE = frozenset({"something", "someone", "somebody", "some"})
 # Verbs of a contest, whose object must be one ("won the war" / "lost the war", not "won power").
@@ -857,9 +869,9 @@ class Antonymy(Generator):
         ):
             return "position"
         antonyms = {a.name().lower() for a in sense.antonyms}
-        degrees = [w for w in token.subtree if w.dep_ == "advmod" and w.lower_ in ("more", "less", "most", "least")]
+        degrees = [w for w in token.subtree if w.dep_ in _DEGREE_DEPS and w.lower_ in _VERB_DEGREES]
         if on("comparison_standard") and (
-            any(_adverb_of(w, token) for w in degrees)  # "like him even more now"
+            any(_adverb_of(w, token) for w in degrees)  # "like him even more now", "agree somewhat"
             or any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in children)
             or any(w.lemma_.lower() in antonyms for w in token.sent)
         ):
@@ -870,21 +882,34 @@ class Antonymy(Generator):
         # playing billiards": another thing, decision or person
         subjects = [c for c in children if c.dep_ in ("nsubj", "nsubjpass")]
         actors = subjects + [o for c in children if c.dep_ == "agent" for o in c.children if o.dep_ == "pobj"]
-        objects = [o for c in children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
+        objects = [c for c in children if c.dep_ == "dobj"]  # "won many MMA fights" -> "lost many"
+        objects += [o for c in children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
         generic = token.tag_ in ("VBZ", "VBP") and not any(c.dep_ in ("aux", "auxpass") for c in children)
+        contest = token.lemma_.lower() in _CONTEST_VERBS
         if on("existential_scope") and (
-            any(d.dep_ == "det" and d.lower_ in _EXISTENTIAL for a in actors + objects for d in a.children)
+            any((d.dep_ == "det" and d.lower_ in _EXISTENTIAL) or (d.dep_ == "amod" and d.lower_ in _SOME_OF)
+                for a in actors + objects for d in a.children)
+            # "won more than nine titles" -> "lost more than nine titles"
+            or any(d.dep_ == "nummod" for o in children if o.dep_ == "dobj" for d in o.children)
             or any(a.lower_ in _SOME_ONE for a in actors)
-            or (generic and any(
-                a.pos_ == "NOUN" and ((a.tag_ == "NNS" and not any(d.dep_ in ("det", "poss") for d in a.children))
-                                      or any(d.lower_ in ("a", "an") for d in a.children))
+            # a bare plural: "People loved Scarlet Days" -> "People hated": other people (but
+            # "Personal savings are decreasing" speaks of the whole amount)
+            or (token.lemma_.lower() not in _AMOUNT_VERBS and any(
+                a.pos_ == "NOUN" and a.tag_ == "NNS" and not any(d.dep_ in ("det", "poss", "nummod") for d in a.children)
                 for a in subjects
+            ))
+            # "a" before the subject of a generic statement ("A very big decision strengthens our
+            # family") or of a contest ("A wrestler won the fight": the other wrestler lost it)
+            or ((generic or contest) and any(
+                a.pos_ == "NOUN" and any(d.lower_ in ("a", "an") for d in a.children) for a in subjects
             ))
         ):
             return "existential_scope"
-        # "won power" -> "lost power": one wins or loses a contest, but "loses" power one has
-        if on("position") and token.lemma_.lower() in _CONTEST_VERBS and not all(
-            self._is_contest(wn, o) for o in children if o.dep_ == "dobj"
+        # "won power" -> "lost power": one wins or loses a contest, but "loses" power one has; and
+        # "The trophy was lost by Nixon" reads as mislaid
+        if on("position") and contest and (
+            (token.tag_ == "VBN" and any(c.dep_ in ("auxpass", "nsubjpass") for c in children))
+            or not all(self._is_contest(wn, o) for o in children if o.dep_ == "dobj")
         ):
             return "position"
         if on("imperative") and in_imperative_clause(token):
@@ -1562,7 +1587,11 @@ class Antonymy(Generator):
             "77.9 to 92.1%) and 76.4% of their rows grammatical. On SNLI dev, 100 of 198 pairs "
             "had 92.0% and 87.0% before the rules they called for, and the 96 that no one "
             "had judged of the rebuild's 189 (sha256 `c9deb0f2…`) 92.7% and 85.4% after them. "
-            "Expect 85 to 93% on other text; a rate measured on the rows the filters were "
+            "Those figures are of adjectives and adverbs; the 55 verb pairs (`verb_pairs`) "
+            "of those ANLI and SNLI builds had 81.8% of their labels right and 90.9% of their "
+            "rows grammatical before the rules they called for (contests with other "
+            "participants, bare plurals, \"somewhat\"). "
+            "Expect 80 to 93% on other text; a rate measured on the rows the filters were "
             "then written from overstates it.",
             "- **Resources**: WordNet 3.0 through NLTK; other WordNet versions differ in "
             "senses, glosses and antonym links. Word frequencies are wordfreq's English "
@@ -1572,9 +1601,10 @@ class Antonymy(Generator):
 
 
 def _adverb_of(word: Any, verb: Any) -> bool:
-    """``word`` grades ``verb`` through a chain of adverbs ("like him even more now")."""
+    """``word`` grades ``verb`` through a chain of adverbs ("like him even more now", "like
+    rock music the best")."""
     node = word
-    while node.dep_ == "advmod" and node.head.i != node.i:
+    while node.dep_ in _DEGREE_DEPS and node.head.i != node.i:
         node = node.head
         if node.i == verb.i:
             return True
