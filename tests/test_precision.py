@@ -60,6 +60,8 @@ ANTONYMY_DROPPED = [
     ("The route passes in sight of two uninhabited Es Vedr?\xa0, which hovers like an apparition on the "
      "horizon off to the west, and Espalmador, which is popular with yachtsmen for its white-sand beach.",
      "disfluent"),
+    # a sentence cut off after an article (judged wrong in the census of the verb rows)
+    ("The Office of Information and Regulatory Affairs of OMB approved the", "fragment"),
     # quantifiers and determiners ("A few" -> "A many", "most others" -> "least others")
     ("A few foreigners were left free after the purge on foreigners.", "excluded_lemma"),
     ("For the beginner ' and for most others, too ' Beaune is the place to buy.", "excluded_lemma"),

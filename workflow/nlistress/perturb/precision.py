@@ -30,7 +30,8 @@ The sentence checks look at the spaCy sentence that holds the edited word:
     word ("..., please be respectful").
 ``fragment``
     no finite verb in the sentence ("Very nice.", "A big house on the hill."),
-    or one that opens it without a subject ("Takes you away from the city.").
+    one that opens it without a subject ("Takes you away from the city."), or a
+    text cut off after an article ("... of OMB approved the").
 
 The scope checks look at the edited word's :func:`scope` (the word, the
 words above it in the parse, and their dependents), so a negation in a
@@ -189,9 +190,13 @@ def in_imperative_clause(token: Any) -> bool:
 
 def is_fragment(span: Any) -> bool:
     """No finite verb anywhere in the sentence ("Very nice.", "Poor and rich.", "Back page
-    story about ..."). The parser's root is not trusted alone: it is often a noun in a
+    story about ..."), or a sentence cut off after an article ("The Office ... of OMB
+    approved the"). The parser's root is not trusted alone: it is often a noun in a
     misparsed full sentence ("The amount of resources available ... increases")."""
     if not any(t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in span):
+        return True
+    words = [t for t in span if not t.is_punct and not t.is_space]
+    if words and words[-1].lower_ in ("a", "an", "the"):
         return True
     root = span.root
     return root.tag_ in ("VBD", "VBZ") and not any(c.dep_ in SUBJECT_DEPS for c in root.children) and (
