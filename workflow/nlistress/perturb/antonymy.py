@@ -942,9 +942,7 @@ class Antonymy(Generator):
     def _is_contest(wn: Any, noun: Any) -> bool:
         """``noun``'s most frequent WordNet sense is a contest, war, election or lawsuit."""
         senses = wn.synsets(noun.lemma_.lower().replace(" ", "_"), "n")
-        return bool(senses) and any(
-            h.name() in _CONTESTS for path in senses[0].hypernym_paths() for h in path
-        )
+        return bool(senses) and falls_under(senses[0], _CONTESTS)
 
     def _on_behalf(self, wn: Any, token: Any, lemma: str) -> bool:
         """A feeling "for" someone or something ("She was happy for Dave", "They were happy
