@@ -17,7 +17,7 @@ import pytest
 from nlistress.config import deep_merge
 from nlistress.errors import ConfigError
 from nlistress.manifest import RowCounts
-from nlistress.perturb.antonymy import Antonymy
+from nlistress.perturb.antonymy import DROP_UNLISTED_VERB, Antonymy
 from nlistress.perturb.base import Context
 from nlistress.perturb.numerical import Numerical
 from nlistress.perturb.precision import drop_reason
@@ -566,6 +566,17 @@ def test_verb_antonyms_outside_verb_pairs_are_never_used(params, text):
     _in_file(MNLI, text)
     hypotheses, _ = _antonymy(params, text)
     assert hypotheses == []
+
+
+@pytest.mark.parametrize("text", [
+    "After that I left for Colorado.",  # leave/arrive: a converse
+    "A man like me can only succeed.",  # succeed/fail
+])
+def test_a_sentence_with_only_an_unlisted_verb_is_counted_as_such(params, text):
+    """Not as a sentence with no antonym: WordNet has one, verb_pairs does not list it."""
+    _in_file(MNLI, text)
+    hypotheses, counts = _antonymy(params, text)
+    assert hypotheses == [] and counts.dropped[DROP_UNLISTED_VERB] == 1
 
 
 def test_verb_pairs_go_both_ways_and_only_with_verbs_switched_on(params):

@@ -185,6 +185,9 @@ log = logging.getLogger(__name__)
 
 DROP_DUPLICATE = "duplicate sentence"
 DROP_NO_ANTONYM = "no word with a WordNet antonym in its sense"
+# WordNet has an antonym for a verb of the sentence, but not one `verb_pairs` lists ("sells" ->
+# "buys" is a converse, not a contradiction), and no other word could be replaced.
+DROP_UNLISTED_VERB = "only verbs whose WordNet antonym verb_pairs does not list"
 
 # Penn tags whose words are inflected (the antonym gets the same inflection).
 _INFLECTED = {"NNS", "NNPS", "JJR", "JJS", "RBR", "RBS", "VBD", "VBG", "VBN", "VBZ"}
@@ -340,10 +343,11 @@ _VERB_DEGREES = frozenset({"more", "less", "most", "least", "best", "better", "w
 _DEGREE_DEPS = frozenset({"advmod", "npadvmod"})
 # Quantifiers the parser reads as adjectives ("won many MMA fights").
 _SOME_OF = frozenset({"many", "several", "numerous", "various", "few"})
-# Verbs of a change in amount, whose bare plural subject is the whole amount ("Personal savings
-# are decreasing"), unlike a bare plural that feels or wins ("People loved Scarlet Days").
-_AMOUNT_VERBS = frozenset({"increase", "decrease", "widen", "narrow", "strengthen", "weaken",
-                           "maximize", "minimize"})
+# WordNet's class of verbs of change ("increase", "widen", "weaken", "maximize"): a bare plural
+# subject of one is the whole amount ("Personal savings are decreasing"), unlike a bare plural
+# that feels or wins ("People loved Scarlet Days"). Read from the sense, so a pair a user adds
+# to verb_pairs is treated by what it means, not by a list kept beside it.
+_VERBS_OF_CHANGE = "verb.change"
 # Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
 _SOME_ONE = frozenset({"something", "someone", "somebody", "some"})
 # Verbs of a contest, whose object must be one ("won the war" / "lost the war", not "won power").
@@ -489,7 +493,7 @@ class Antonymy(Generator):
             (a.lower(), b.lower()) for first, second in get("verb_pairs", []) for a, b in ((first, second), (second, first))
         )
         self.word_sense = get("word_sense", "lesk")
-        self._entries: dict[tuple[str, str], _Entry | None] = {}
+        self._entries: dict[tuple[str, str, bool], _Entry | None] = {}
         self._compounds: dict[str, bool] = {}
         self._physical_senses: dict[str, bool] = {}
         self._relational_lemmas: dict[str, bool] = {}
@@ -499,9 +503,10 @@ class Antonymy(Generator):
 
     # -- WordNet -----------------------------------------------------------
 
-    def _entry(self, wn: Any, lemma: str, wn_pos: str) -> _Entry | None:
-        """Senses of ``lemma`` for Lesk, or None when no sense of it has an antonym (cached)."""
-        key = (lemma, wn_pos)
+    def _entry(self, wn: Any, lemma: str, wn_pos: str, any_verb: bool = False) -> _Entry | None:
+        """Senses of ``lemma`` for Lesk, or None when no sense of it has an antonym (cached);
+        a verb's antonym only from ``verb_pairs`` unless ``any_verb``."""
+        key = (lemma, wn_pos, any_verb)
         if key in self._entries:
             return self._entries[key]
         entry = None
@@ -517,7 +522,8 @@ class Antonymy(Generator):
                     continue
                 frequency[-1] = lem.count()
                 antonyms = sorted(
-                    (a for a in lem.antonyms() if a.name().lower() != name and self._listed(name, a, wn_pos)),
+                    (a for a in lem.antonyms()
+                     if a.name().lower() != name and (any_verb or self._listed(name, a, wn_pos))),
                     key=lambda a: (a.name(), a.synset().name()),
                 )
                 if antonyms:
@@ -531,7 +537,7 @@ class Antonymy(Generator):
         most_frequent = max(range(len(synsets)), key=lambda i: (frequency[i], -i)) if synsets else 0
         if synsets and synsets[most_frequent].name() not in senses and self.prefix_antonyms:
             derived = self._prefix_antonym(wn, name, wn_pos, synsets[most_frequent])
-            if derived is not None and self._listed(name, derived.antonyms[0], wn_pos):
+            if derived is not None and (any_verb or self._listed(name, derived.antonyms[0], wn_pos)):
                 senses[synsets[most_frequent].name()] = derived
                 weight[derived.antonyms[0].name().lower()] += max(derived.lemma.count(), 1)
         if senses:
@@ -612,19 +618,28 @@ class Antonymy(Generator):
                     return _Sense(lemma, (other,))
         return None
 
-    def _lookup(self, wn: Any, token: Any, wn_pos: str) -> tuple[str, _Entry] | None:
-        """The WordNet lemma of ``token`` and its entry: spaCy's lemma, else WordNet's morphy."""
+    @staticmethod
+    def _lemmas(wn: Any, token: Any, wn_pos: str) -> list[str]:
+        """The lemmas ``token`` may be in WordNet: spaCy's, then WordNet's morphy."""
         lemmas = [token.lemma_.lower()]
         morphy = wn.morphy(token.lower_, wn_pos)
         if morphy and morphy not in lemmas:
             lemmas.append(morphy)
-        for lemma in lemmas:
-            if not _WORD.fullmatch(lemma):
-                continue
+        return [lemma for lemma in lemmas if _WORD.fullmatch(lemma)]
+
+    def _lookup(self, wn: Any, token: Any, wn_pos: str) -> tuple[str, _Entry] | None:
+        """The WordNet lemma of ``token`` and its entry: spaCy's lemma, else WordNet's morphy."""
+        for lemma in self._lemmas(wn, token, wn_pos):
             entry = self._entry(wn, lemma, wn_pos)
             if entry is not None:
                 return lemma, entry
         return None
+
+    def _unlisted_verb(self, wn: Any, token: Any) -> bool:
+        """``token`` is a verb with an antonym (WordNet's or its prefix twin) that ``verb_pairs``
+        leaves out ("sells", "did"), so a sentence with nothing else to replace is counted
+        apart from one whose words have no antonym at all."""
+        return any(self._entry(wn, lemma, "v", any_verb=True) is not None for lemma in self._lemmas(wn, token, "v"))
 
     # -- word-level filters ------------------------------------------------
 
@@ -894,7 +909,7 @@ class Antonymy(Generator):
             or any(a.lower_ in _SOME_ONE for a in actors)
             # a bare plural: "People loved Scarlet Days" -> "People hated": other people (but
             # "Personal savings are decreasing" speaks of the whole amount)
-            or (token.lemma_.lower() not in _AMOUNT_VERBS and any(
+            or (sense.lemma.synset().lexname() != _VERBS_OF_CHANGE and any(
                 a.pos_ == "NOUN" and a.tag_ == "NNS" and not any(d.dep_ in ("det", "poss", "nummod") for d in a.children)
                 for a in subjects
             ))
@@ -1316,12 +1331,14 @@ class Antonymy(Generator):
             return "position"  # "a big step" -> "a little step" reads as the quantifier "a little"
         return None
 
-    def _candidates(self, wn: Any, lesk: Any, doc: Any) -> tuple[list[_Candidate], list[str]]:
-        """The replaceable words of ``doc`` and the filter names that rejected the others."""
+    def _candidates(self, wn: Any, lesk: Any, doc: Any) -> tuple[list[_Candidate], list[str], bool]:
+        """The replaceable words of ``doc``, the filter names that rejected the others, and
+        whether a verb was passed over only because ``verb_pairs`` does not list its antonym."""
         text = doc.text
         context = None
         out: list[_Candidate] = []
         rejected: list[str] = []
+        unlisted = False
         sentence_reasons_of: dict[int, list[str]] = {}
         # The row is the whole text, so transcripts and source errors anywhere in it count.
         text_reasons = (
@@ -1338,6 +1355,7 @@ class Antonymy(Generator):
                 continue  # part of a compound: "9-month-old", "debt-free"
             found = self._lookup(wn, token, wn_pos)
             if found is None:
+                unlisted = unlisted or (wn_pos == "v" and self._unlisted_verb(wn, token))
                 continue
             lemma, entry = found
             if context is None:
@@ -1397,7 +1415,7 @@ class Antonymy(Generator):
                     position=position,
                 )
             )
-        return out, rejected
+        return out, rejected, unlisted
 
     # -- generation --------------------------------------------------------
 
@@ -1439,7 +1457,7 @@ class Antonymy(Generator):
         docs = with_progress(nlp.pipe((s[0] for s in sentences), batch_size=self.batch_size), self.test,
                              "sentences parsed", log, total=len(sentences))  # fmt: skip
         for (text, source_uid, side, genre), doc in zip(sentences, docs, strict=True):
-            candidates, rejected = self._candidates(wn, lesk, doc)
+            candidates, rejected, unlisted = self._candidates(wn, lesk, doc)
             self.rejected.update(rejected)
             rng = row_rng(context.seed, text)
             chosen = rng.sample(candidates, min(self.max_per_sentence, len(candidates)))
@@ -1491,7 +1509,7 @@ class Antonymy(Generator):
             elif rejected:
                 counts.drop(drop_reason(decisive(rejected, FILTERS)))
             else:
-                counts.drop(DROP_NO_ANTONYM)
+                counts.drop(DROP_UNLISTED_VERB if unlisted else DROP_NO_ANTONYM)
 
     def extra_stats(self) -> dict[str, Any]:
         return {
