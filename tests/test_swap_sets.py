@@ -251,3 +251,18 @@ def test_the_committed_review_judges_the_bytes_that_build_today(built, test):
         assert [s["sha256"] for s in summary["sets"]] == [sha256_file(out)], path.name
         judged = {(r["uid"], r["premise"], r["hypothesis"]) for r in read_csv(path.with_suffix(".csv"))}
         assert judged == built_rows if summary["census"] else judged <= built_rows, path.name
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_the_held_out_review_judges_the_bytes_that_build_today(built, test):
+    """reviews/heldout/swap/<test>/snli_test judges the set the README's command builds from
+    SNLI test (no swap filter was written from it); a filter change that moves its bytes makes
+    that evidence stale, so it must come with the review judged again."""
+    out = built["folder"] / f"heldout_{test}.parquet"
+    build_set(test, SHARED_DATA / "snli/snli_1.0_test.jsonl", out, built["params"])
+    path = ROOT / "reviews/heldout/swap" / test / "snli_test.json"
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    assert [s["sha256"] for s in summary["sets"]] == [sha256_file(out)]
+    rows = {(r["uid"], r["premise"], r["hypothesis"]) for r in pq.read_table(out).to_pylist()}
+    judged = {(r["uid"], r["premise"], r["hypothesis"]) for r in read_csv(path.with_suffix(".csv"))}
+    assert judged == rows if summary["census"] else judged <= rows
