@@ -16,6 +16,15 @@ def test_lines_show_done_total_rate_and_eta(caplog) -> None:
     lines = [r.getMessage() for r in caplog.records]
     assert lines[0].startswith("antonymy: 4 / 10 rows (") and "/s, ETA " in lines[0]
     assert lines[-1].startswith("antonymy: 10 / 10 rows (") and lines[-1].endswith("ETA 0 s)")
+    assert len(lines) == 2  # the last batch's line is the end line, not said again
+
+
+def test_a_step_with_nothing_to_show_says_only_its_total(caplog) -> None:
+    log = logging.getLogger("nlistress.test")
+    with caplog.at_level(logging.INFO, logger="nlistress.test"):
+        list(with_progress([], "antonymy", "rows", log, total=0))
+        list(with_progress([[1]], "antonymy", "rows", log, weigh=len, seconds=3600.0))
+    assert [r.getMessage() for r in caplog.records] == ["antonymy: 0 / 0 rows (0/s, ETA 0 s)"]
 
 
 def test_without_a_total_the_line_says_what_is_done_and_how_fast() -> None:

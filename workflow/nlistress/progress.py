@@ -53,12 +53,13 @@ def with_progress(
     seconds = PROGRESS_SECONDS if seconds is None else seconds
     start = last = time.monotonic()
     done = 0
+    logged = -1  # units done at the last line: the end line is not said twice
     for item in items:
         yield item
         done += weigh(item) if weigh else 1
         now = time.monotonic()
         if now - last >= seconds:
-            last = now
+            last, logged = now, done
             logger.info("%s", progress_line(label, done, total, what, now - start))
-    if (done and last > start) or total is not None:
+    if done != logged and ((done and last > start) or total is not None):
         logger.info("%s", progress_line(label, done, total, what, time.monotonic() - start))
