@@ -129,6 +129,9 @@ ANTONYMY_KEPT = [
     ("The air is warm.", "The air is cool."),
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
+    # an indefinite pronoun as the predicate says what the subject is: its clause picks out
+    # no other thing
+    ("That's something that's believable.", "That's something that's unbelievable."),
     ("He is very sure of himself.", "He is very unsure of himself."),
     ("The hot flame was hard to control because it was big. ",
      "The hot flame was hard to control because it was little. "),
@@ -353,10 +356,13 @@ def test_antonymy_rejects_each_judged_failure_of_the_held_out_set(params, text, 
     _assert_rejected_by(params, text, edited, reason)
 
 
-# Edits judged wrong in the held-out SNLI test sample (reviews/heldout/stress/antonymy), for
-# which a rule was then written: a complement only the adjective selects ("separate from")
+# Edits judged wrong in the held-out SNLI test reviews (reviews/heldout/stress/antonymy), for
+# which a rule was then written: a complement only the adjective selects ("separate from", in
+# snli_test.before), a restrictive relative clause of an indefinite pronoun (in the census)
 ANTONYMY_SNLI_TEST_REJECTED = [
     ("The group is separate from one another .", "The group is joint from one another .", "position"),
+    ("Someone who is visible is more than fifteen years old .",
+     "Someone who is invisible is more than fifteen years old .", "position"),
 ]
 
 
