@@ -344,11 +344,12 @@ _VERB_DEGREES = frozenset({"more", "less", "most", "least", "best", "better", "w
 _DEGREE_DEPS = frozenset({"advmod", "npadvmod"})
 # Quantifiers the parser reads as adjectives ("won many MMA fights").
 _SOME_OF = frozenset({"many", "several", "numerous", "various", "few"})
-# WordNet's class of verbs of change ("increase", "widen", "weaken", "maximize"): a bare plural
-# subject of one is the whole amount ("Personal savings are decreasing"), unlike a bare plural
-# that feels or wins ("People loved Scarlet Days"). Read from the sense, so a pair a user adds
-# to verb_pairs is treated by what it means, not by a list kept beside it.
-_VERBS_OF_CHANGE = "verb.change"
+# WordNet's lexicographer file of verbs of change ("increase", "widen", "weaken", "maximize";
+# not _CHANGE_VERBS, the verbs of becoming): a bare plural subject of one is the whole amount
+# ("Personal savings are decreasing"), unlike a bare plural that feels or wins ("People loved
+# Scarlet Days"). Read from the sense, so a pair a user adds to verb_pairs is treated by what
+# it means, not by a list kept beside it.
+_CHANGE_LEXNAME = "verb.change"
 # Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
 _SOME_ONE = frozenset({"something", "someone", "somebody", "some"})
 # Verbs of a contest, whose object must be one ("won the war" / "lost the war", not "won power").
@@ -910,7 +911,7 @@ class Antonymy(Generator):
             or any(a.lower_ in _SOME_ONE for a in actors)
             # a bare plural: "People loved Scarlet Days" -> "People hated": other people (but
             # "Personal savings are decreasing" speaks of the whole amount)
-            or (sense.lemma.synset().lexname() != _VERBS_OF_CHANGE and any(
+            or (sense.lemma.synset().lexname() != _CHANGE_LEXNAME and any(
                 a.pos_ == "NOUN" and a.tag_ == "NNS" and not any(d.dep_ in ("det", "poss", "nummod") for d in a.children)
                 for a in subjects
             ))
