@@ -65,6 +65,47 @@ def test_filled_review_reaches_the_card(negation_set, tmp_path):
     assert "| read | 1,000 |" in text
 
 
+def test_grammar_faults_are_counted_by_where_they_lie(negation_set, tmp_path):
+    """A fault already in the source text is told apart from one the edit made, on the card too."""
+    params, target = negation_set
+    sheet = tmp_path / "review.csv"
+    sample_for_review(target, sheet, 10, seed=2)
+    rows = read_csv(sheet)
+    assert all(r["grammar_fault"] == "" for r in rows)  # the sample offers the column, blank
+    for i, row in enumerate(rows):
+        row |= {"label_correct": "yes", "grammatical": "no" if i < 4 else "yes"}
+    rows[0]["grammar_fault"] = rows[1]["grammar_fault"] = "source"
+    rows[2]["grammar_fault"] = "Edit"
+    write_csv(sheet, rows)  # rows[3]: ungrammatical, not attributed
+    summary = import_review(sheet, target, tmp_path / "summary.json")
+    assert summary["grammar_faults"] == {"source": 2, "edit": 1, "unattributed": 1}
+    assert summary["grammatical_rate"] == pytest.approx(0.6)
+    assert summary["edit_grammatical_rate"] == pytest.approx(0.8)  # unattributed counts against the edit
+    assert [p.get("grammar_fault") for p in summary["problems"]] == ["source", "source", "edit", None]
+    card = tmp_path / "card.md"
+    write_card(target, card, params, tmp_path / "summary.json")
+    text = card.read_text(encoding="utf-8")
+    assert ("grammatical **60.0%** (of the 4 ungrammatical rows, 2 repeat a fault of the source text "
+            "and 1 have one the edit made, 1 not attributed: 80.0% of rows have no fault made by the edit)") in text
+    assert "| no grammar fault made by the edit | 80.0% |" in text
+    assert f"`{rows[2]['uid']}` (grammatical: edit)" in text
+    rows[2]["grammar_fault"] = "maybe"
+    write_csv(sheet, rows)
+    with pytest.raises(DataError, match=r"line 4: column 'grammar_fault': expected one of source, edit"):
+        import_review(sheet, target, tmp_path / "s.json")
+    rows[2]["grammar_fault"], rows[5]["grammar_fault"] = "edit", "source"  # rows[5] is grammatical
+    write_csv(sheet, rows)
+    with pytest.raises(DataError, match=r"line 7: column 'grammar_fault': only for rows answered grammatical = no"):
+        import_review(sheet, target, tmp_path / "s.json")
+    assert not (tmp_path / "s.json").exists()
+    rows[5]["grammar_fault"] = ""
+    # Without the column, or with it left blank, the summary says nothing about where faults lie.
+    write_csv(sheet, [r | {"grammar_fault": ""} for r in rows])
+    assert "grammar_faults" not in import_review(sheet, target, tmp_path / "s2.json")
+    write_csv(sheet, [{k: v for k, v in r.items() if k != "grammar_fault"} for r in rows])
+    assert "grammar_faults" not in import_review(sheet, target, tmp_path / "s2.json")
+
+
 def test_bad_review_files_are_named(negation_set, tmp_path):
     _, target = negation_set
     sheet = tmp_path / "review.csv"

@@ -104,13 +104,24 @@ def quality_section(
     if review.get("label_correct_rate") is not None:
         rates.append(f"label correct **{_pct(review['label_correct_rate'])}** "
                      f"({review['label_judged']} labelled rows)")  # fmt: skip
-    rates.append(f"grammatical **{_pct(review['grammatical_rate'])}**")
+    rates.append(f"grammatical **{_pct(review['grammatical_rate'])}**{_fault_places(review)}")
     if "coherent_rate" in review:
         rates.append(f"coherent **{_pct(review['coherent_rate'])}**")
     return (
         f"**Label quality, measured on this build:** {', '.join(rates)}; n = {n} judged rows "
         f"({scope}{names}), set sha256 `{sha256[:12]}…`.\n\n" + context
     )
+
+
+def _fault_places(review: Mapping[str, Any]) -> str:
+    """Where the ungrammatical rows' faults lie, when the review says (``grammar_fault``)."""
+    places = review.get("grammar_faults")
+    if not places or not sum(places.values()):
+        return ""
+    unsaid = f", {places['unattributed']} not attributed" if places["unattributed"] else ""
+    return (f" (of the {sum(places.values())} ungrammatical rows, {places['source']} repeat a fault of "
+            f"the source text and {places['edit']} have one the edit made{unsaid}: "
+            f"{_pct(review['edit_grammatical_rate'])} of rows have no fault made by the edit)")
 
 
 def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str, review_path: str) -> str:
@@ -127,6 +138,8 @@ def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str
     stale = " (stale: judged on an earlier build)" if entry["sha256"] != sha256 else ""
     rates = [["generated label correct", _pct(review["label_correct_rate"])],
              ["grammatical", _pct(review["grammatical_rate"])]]  # fmt: skip
+    if review.get("edit_grammatical_rate") is not None:
+        rates.append(["no grammar fault made by the edit", _pct(review["edit_grammatical_rate"])])
     if "coherent_rate" in review:
         rates.append(["coherent", _pct(review["coherent_rate"])])
     rates += [[f"label correct, {label}", _pct(rate)]
@@ -147,6 +160,8 @@ def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str
         lines += ["", "Rows the reviewers faulted (what still goes wrong):", ""]
         for p in problems:
             faults = [name for name in ("label_correct", "grammatical", "coherent") if p.get(name) is False]
+            if p.get("grammar_fault"):
+                faults[faults.index("grammatical")] = f"grammatical: {p['grammar_fault']}"
             note = f": {p['comment']}" if p.get("comment") else ""
             lines.append(f"- `{p['uid']}` ({', '.join(faults)}){note}".replace("\n", " "))
     return "\n".join(lines)

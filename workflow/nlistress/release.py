@@ -63,6 +63,9 @@ class CatalogueEntry:
     #: rows whose rule label was judged (swap sets also judge rows that carry no label)
     label_judged: int | None
     grammatical: float | None
+    #: share of judged rows with no grammar fault made by the generator's edit (the review's
+    #: ``grammar_fault`` column), None where the review does not say where the faults lie
+    edit_grammatical: float | None
     judged_rows: int | None
     #: the first 16 hex digits of the sha256 of the generator's settings (manifest ``params``)
     settings_sha256: str
@@ -160,6 +163,7 @@ def _entry(
         label_correct=review.get("label_correct_rate") if review else None,
         label_judged=review.get("label_judged") if review else None,
         grammatical=review.get("grammatical_rate") if review else None,
+        edit_grammatical=review.get("edit_grammatical_rate") if review else None,
         judged_rows=review.get("reviewed") if review else None,
         settings_sha256=_settings_hash(run),
         code_version=str(manifest.get("nlistress_version", "unknown")),
@@ -175,7 +179,9 @@ def _quality(entry: CatalogueEntry) -> str:
         return "not judged"
     label = ("no rule labels" if entry.label_correct is None
              else f"label {entry.label_correct:.1%} of {entry.label_judged}")  # fmt: skip
-    return f"{label}, grammatical {entry.grammatical:.1%} (n = {entry.judged_rows})"
+    edit = ("" if entry.edit_grammatical is None
+            else f" ({entry.edit_grammatical:.1%} with no fault made by the edit)")  # fmt: skip
+    return f"{label}, grammatical {entry.grammatical:.1%}{edit} (n = {entry.judged_rows})"
 
 
 def _markdown(entries: Sequence[CatalogueEntry]) -> str:

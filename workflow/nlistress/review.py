@@ -20,6 +20,14 @@ any label; ``all_pending`` exports every one of them first instead, which is
 what labelling a whole set needs. ``apply_review`` then writes the set with
 the labels filled in (``label_status = annotated``) and the incoherent rows
 removed, counted in its manifest.
+
+A review may also say where each grammar fault lies, in an optional
+``grammar_fault`` column on the rows answered ``grammatical = no``:
+``source`` (the fault is already in the source text the row was made from,
+which the generated sentence repeats) or ``edit`` (the generator's change made
+a fault of its own). A generator can only be blamed for the second, and most
+rows of real corpora carry some of the first, so the summary counts the two
+apart and the card says how many rows the edit itself made ungrammatical.
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ COLUMNS = ("uid", "label", "premise", "hypothesis", "perturbation_params")
 ANSWERS = ("label_correct", "grammatical")
 COMMENT = "comment"
 ANNOTATION = ("coherent", "gold_label")
+GRAMMAR_FAULT = "grammar_fault"
+FAULT_PLACES = ("source", "edit")
 NEEDS_ANNOTATION = "needs_annotation"
 DROP_INCOHERENT = "marked incoherent by a reviewer"
 YES = {"yes", "y", "1", "true"}
@@ -118,7 +128,7 @@ def sample_for_review(
         sample += rng.sample(strata[stratum], k)
     sample.sort(key=lambda r: r["uid"])
     sample = pending + sample
-    answers = [*ANSWERS, *(ANNOTATION if status else ())]
+    answers = [*ANSWERS, GRAMMAR_FAULT, *(ANNOTATION if status else ())]
     fields = [
         "uid", *(["set"] if many else []), *COLUMNS[1:],
         *(["label_status"] if status else []), *answers, COMMENT,
@@ -157,6 +167,19 @@ def _annotation(record: Mapping[str, str], status: str, path: Path, line: int) -
     return value
 
 
+def _fault_place(record: Mapping[str, str], grammar_ok: bool | None, path: Path, line: int) -> str | None:
+    """Where the row's grammar fault lies (``source`` or ``edit``); None: not said."""
+    value = (record.get(GRAMMAR_FAULT) or "").strip().lower()
+    if not value:
+        return None
+    if grammar_ok is not False:
+        raise DataError(path, f"column {GRAMMAR_FAULT!r}: only for rows answered grammatical = no", line)
+    if value not in FAULT_PLACES:
+        raise DataError(path, f"column {GRAMMAR_FAULT!r}: expected one of {', '.join(FAULT_PLACES)}, "
+                        f"got {value!r}", line)  # fmt: skip
+    return value
+
+
 def _rate(good: int, total: int) -> float | None:
     return good / total if total else None
 
@@ -172,7 +195,11 @@ def import_review(
     sets, by label status), grammatical over reviewed rows, coherent over
     reviewed swap rows. Every row answered "no" somewhere is listed under
     ``problems`` with its comment, so a card can name the failures that
-    remain.
+    remain. Where the ``grammar_fault`` column is used, the summary also counts the
+    ungrammatical rows by where the fault lies (``grammar_faults``; a row
+    left blank is ``unattributed``) and gives ``edit_grammatical_rate``, the
+    share of reviewed rows with no fault made by the edit, counting
+    unattributed ones as made by it.
     """
     review_csv = Path(review_csv)
     paths = _paths(set_paths)
@@ -204,6 +231,7 @@ def import_review(
     annotations: dict[str, str] = {}
     incoherent: list[str] = []
     problems: list[dict[str, Any]] = []
+    places: Counter[str] = Counter()
     seen: set[str] = set()
     for record in reader:
         line = reader.line_num
@@ -219,6 +247,7 @@ def import_review(
         grammar_ok = _answer(record["grammatical"], review_csv, line, "grammatical")
         label_ok = _answer(record["label_correct"], review_csv, line, "label_correct")
         gold = _annotation(record, row_status, review_csv, line) if status else None
+        place = _fault_place(record, grammar_ok, review_csv, line)
         if is_coherent is False:
             incoherent.append(uid)
         if gold is not None and is_coherent is not False:
@@ -228,6 +257,8 @@ def import_review(
             continue  # not (fully) reviewed yet
         reviewed += 1
         grammatical += grammar_ok
+        if not grammar_ok:
+            places[place or "unattributed"] += 1
         coherent += is_coherent
         if has_label:
             label_judged += 1
@@ -240,6 +271,7 @@ def import_review(
             problems.append({
                 "uid": uid, "label_correct": label_ok, "grammatical": grammar_ok,
                 **({"coherent": is_coherent} if status else {}),
+                **({GRAMMAR_FAULT: place} if place else {}),
                 "comment": (record.get(COMMENT) or "").strip(),
             })  # fmt: skip
     if reviewed == 0 and not (annotations or incoherent):
@@ -254,6 +286,9 @@ def import_review(
         "grammatical_rate": _rate(grammatical, reviewed),
         "label_correct_by_label": {k: correct[k] / judged[k] for k in sorted(judged)},
     }
+    if places["source"] or places["edit"]:  # the column is there and used
+        summary["grammar_faults"] = {k: places[k] for k in (*FAULT_PLACES, "unattributed")}
+        summary["edit_grammatical_rate"] = _rate(reviewed - places["edit"] - places["unattributed"], reviewed)
     if status:
         done = set(annotations) | set(incoherent)
         summary |= {
