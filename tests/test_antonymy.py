@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from nlistress.canonical import build_nli_table
@@ -33,6 +34,7 @@ from nlistress.perturb.base import SET_SCHEMA, Context, SetRow, rows_to_table
 from nlistress.perturb.wording import match_case, negative_prefix
 from nlistress.readers import open_source
 from nlistress.resources import wordnet
+from nlistress.review import import_review
 
 from .support import ROOT, project_params, read_csv, shared_override
 
@@ -94,9 +96,9 @@ def test_count_on_mnli_dev_matched(matched):
         f"\nantonymy on MNLI dev-matched: {len(rows):,} pairs from {table.num_rows:,} rows "
         f"({counts.as_dict()}); the paper reports 1,561"
     )
-    # 621 with the default settings and seed, 78 of them verbs (issue 13 asks for 1,000: the
+    # 614 with the default settings and seed, 78 of them verbs (issue 13 asks for 1,000: the
     # filters added after the 2026-11 judged samples drop the rows judged wrong or unreadable,
-    # 379 too few; README says so).
+    # 386 too few; README says so).
     assert 600 <= len(rows) <= 1_500
     assert rows_to_table(rows).schema == SET_SCHEMA
 
@@ -112,9 +114,26 @@ def test_the_committed_judgements_are_of_the_rows_that_build_today(matched):
     for sample in ("stress", "blind/stress", "second/stress"):
         judged = read_csv(folder / sample / "antonymy/mnli_dev_matched.csv")
         assert {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} <= built
-        # the committed sample is whole; a check drawn from an earlier build may have lost a
-        # row to a later filter (the blind sample's two-sentence text, to `passage`)
-        assert len(judged) == 100 if sample == "stress" else len(judged) >= 99
+        # each drew 100 rows from an earlier build and keeps the ones that still build: the
+        # blind sample lost its two-sentence text to `passage`, and the narrower antonyms of
+        # `exclude_lemmas` ("unofficially", "abnormal") took one row of each
+        assert len(judged) >= 98
+
+
+def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
+    """Each summary in reviews/ that judges MNLI dev-matched is its CSV imported today
+    (the rates, the problems and where the grammar faults lie): a CSV edited by hand
+    must be imported again. The set is written here from the built rows, so its sha256
+    is the one other tests check, not compared again."""
+    _, rows, _ = matched
+    built = tmp_path / "mnli_dev_matched.parquet"
+    pq.write_table(rows_to_table(rows), built)
+    summaries = sorted((ROOT / "reviews").glob("**/antonymy/mnli_dev_matched*.json"))
+    assert len(summaries) == 4
+    for path in summaries:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        again = import_review(path.with_suffix(".csv"), built, tmp_path / path.name)
+        assert {**again, "sets": None} == {**summary, "sets": None}, path
 
 
 @pytest.mark.parametrize("review", ["anli_dev", "snli_dev", "snli_test", "verbs"])

@@ -198,6 +198,18 @@ ANTONYMY_EDITS_REJECTED = [
     ("Even though this book has flaws, I think it's a good thing.",
      "Even though this book has flaws, I think it's a bad thing.", "coordination"),
     ("This was unusual for the world.", "This was usual for the world.", "excluded_lemma"),
+    # antonyms of narrower use than the word, faulted in most judged rows of every review
+    ("The Carmel market in the Yemenite Quarter is very busy.",
+     "The Carmel market in the Yemenite Quarter is very idle.", "excluded_lemma"),
+    ("There is no clear beginning and end, it's a continuous cycle.",
+     "There is no clear beginning and end, it's a discontinuous cycle.", "excluded_lemma"),
+    ("Salt was the dominant luxury item of the era.", "Salt was the subordinate luxury item of the era.",
+     "excluded_lemma"),
+    ("Monte is a normal location, outside of a period of pious devotion.",
+     "Monte is an abnormal location, outside of a period of pious devotion.", "excluded_lemma"),
+    ("I'm sort of an acting process scientists but officially I handle the mail for the week.",
+     "I'm sort of an acting process scientists but unofficially I handle the mail for the week.",
+     "excluded_lemma"),
     ("Unsurprisingly, golfing is prohibitively expensive.", "Unsurprisingly, golfing is prohibitively cheap.",
      "comparison_standard"),
     # ... and in those of the 561-pair build: "too" where a cause is given, "possible" of a name
@@ -363,6 +375,11 @@ ANTONYMY_SNLI_TEST_REJECTED = [
     ("The group is separate from one another .", "The group is joint from one another .", "position"),
     ("Someone who is visible is more than fifteen years old .",
      "Someone who is invisible is more than fifteen years old .", "position"),
+    # "visible" and "busy" in exclude_lemmas (their antonyms are of narrower use)
+    ("A wall hung with multicolored crosses is visible behind the group of young men as they converse .",
+     "A wall hung with multicolored crosses is invisible behind the group of young men as they converse .",
+     "excluded_lemma"),
+    ("The traffic is busy .", "The traffic is idle .", "excluded_lemma"),
 ]
 
 
@@ -454,9 +471,13 @@ def test_a_property_of_some_occasions_is_not_edited(params):
 def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: str,
                         others_off: tuple[str, ...] = ()) -> None:
     """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is
-    made (with the filters ``others_off`` off throughout)."""
+    made (with the filters ``others_off`` off throughout). ``exclude_lemmas`` is emptied unless
+    it is the reason: a word listed there later ("visible", "normal") must not hide the rule
+    the row was written for."""
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
     settings = deep_merge(settings, {"filters": dict.fromkeys(others_off, False)})
+    if reason != "excluded_lemma":
+        settings["exclude_lemmas"] = []
     generator = Antonymy("antonymy", settings, params)
     table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
     rows = generator.generate(table, Context("mnli", "dev_matched", "en", 2018), RowCounts(unit="sentence"))
