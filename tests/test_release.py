@@ -54,7 +54,9 @@ def review(sets, tmp_path_factory):
     work = tmp_path_factory.mktemp("review")
     sheet = work / "review.csv"
     sample_for_review([sets[0]], sheet, 20, seed=1)
-    rows = [r | {"label_correct": "yes", "grammatical": "yes" if i % 4 else "no"} for i, r in enumerate(read_csv(sheet))]
+    rows = [r | {"label_correct": "yes", "grammatical": "yes" if i % 4 else "no",
+                 "grammar_fault": "" if i % 4 else ("source" if i % 8 == 0 else "edit")}
+            for i, r in enumerate(read_csv(sheet))]  # fmt: skip
     write_csv(sheet, rows)
     import_review(sheet, [sets[0]], work / "snli_dev.json")
     return work / "snli_dev.json"
@@ -149,7 +151,10 @@ def test_the_catalogue_says_mode_quality_settings_and_code_version(release, sets
         "nlistress_version"]  # fmt: skip
     assert len(negation["settings_sha256"]) == 16 and negation["settings_sha256"] != permute["settings_sha256"]
     markdown = (release / "CATALOGUE.md").read_text(encoding="utf-8")
-    assert "label 100.0% of 20, grammatical 75.0% (n = 20)" in markdown and "not judged" in markdown
+    assert negation["edit_grammatical"] == summary["edit_grammatical_rate"] == 0.9  # 2 of 5 faults the edit's
+    assert permute["edit_grammatical"] is None
+    assert ("label 100.0% of 20, grammatical 75.0% (90.0% with no fault made by the edit) (n = 20)" in markdown
+            and "not judged" in markdown)
 
 
 def test_the_largest_review_of_the_same_bytes_is_the_measure(sets, params, review, tmp_path):
