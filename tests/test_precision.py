@@ -129,10 +129,11 @@ ANTONYMY_KEPT = [
     ("The air is warm.", "The air is cool."),
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
-    # an indefinite pronoun as the predicate says what the subject is: its clause picks out
-    # no other thing
-    ("That's something that's believable.", "That's something that's unbelievable."),
     ("He is very sure of himself.", "He is very unsure of himself."),
+    # what the strict recheck's rules leave: direct speech after its line, a past "when" (one
+    # occasion)
+    ("I am glad she wasn't, said Jon.", "I am sad she wasn't, said Jon."),
+    ("I was very impressed when I saw that yesterday.", "I was very unimpressed when I saw that yesterday."),
     ("The hot flame was hard to control because it was big. ",
      "The hot flame was hard to control because it was little. "),
     ("The phone modem was easy to set up and use.", "The phone modem was difficult to set up and use."),
@@ -198,6 +199,23 @@ ANTONYMY_EDITS_REJECTED = [
     ("Even though this book has flaws, I think it's a good thing.",
      "Even though this book has flaws, I think it's a bad thing.", "coordination"),
     ("This was unusual for the world.", "This was usual for the world.", "excluded_lemma"),
+    # judged wrong by a strict blind judge of 100 random rows of the 614-pair build
+    # (reviews/blind/stress/antonymy/recheck_614.before): a reported claim, a concern, a bare
+    # plural subject, a clause under a condition, "unbelievable" (astonishing)
+    ("Dealers say everyone is smart that is playing.", "Dealers say everyone is stupid that is playing.",
+     "conditional"),
+    ("Welbeck's CEO told the committee it was necessary to ensure employees were trained, prepared and "
+     "compensated in ways that enabled them to react to shifting markets.",
+     "Welbeck's CEO told the committee it was unnecessary to ensure employees were trained, prepared and "
+     "compensated in ways that enabled them to react to shifting markets.", "conditional"),
+    ("We're concerned about emissions reducing too quickly. ",
+     "We're concerned about emissions reducing too slowly. ", "conditional"),
+    ("Drinks are super cheap.", "Drinks are super expensive.", "existential_scope"),
+    ("When his colleagues aren't sadistic, they are successful.",
+     "When his colleagues aren't sadistic, they are unsuccessful.", "conditional"),
+    ("The staff is friendly only when you give them tips.",
+     "The staff is unfriendly only when you give them tips.", "conditional"),
+    ("That's something that's believable.", "That's something that's unbelievable.", "excluded_lemma"),
     # antonyms of narrower use than the word, faulted in most judged rows of every review
     ("The Carmel market in the Yemenite Quarter is very busy.",
      "The Carmel market in the Yemenite Quarter is very idle.", "excluded_lemma"),
@@ -317,8 +335,9 @@ ANTONYMY_EDITS_REJECTED = [
 ]
 
 
-def _antonymy(params: dict[str, Any], text: str) -> tuple[list[str], RowCounts]:
+def _antonymy(params: dict[str, Any], text: str, **overrides: Any) -> tuple[list[str], RowCounts]:
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
+    settings |= overrides
     table = pa.table({"uid": ["mnli:dev_matched:1"], "premise": [text], "hypothesis": [text]})
     counts = RowCounts(unit="sentence")
     rows = Antonymy("antonymy", settings, params).generate(
@@ -332,7 +351,11 @@ def _antonymy(params: dict[str, Any], text: str) -> tuple[list[str], RowCounts]:
 @pytest.mark.parametrize(("text", "reason"), ANTONYMY_DROPPED)
 def test_antonymy_drops_each_failure_class(params, text, reason):
     _in_file(MNLI, text)
-    hypotheses, counts = _antonymy(params, text)
+    # the broad filters off unless they are the reason, as in _assert_rejected_by
+    filters = params["stress"]["tests"]["antonymy"]["filters"] | {
+        name: False for name in ("conditional", "existential_scope") if name != reason
+    }
+    hypotheses, counts = _antonymy(params, text, filters=filters)
     assert hypotheses == []
     assert counts.dropped[drop_reason(reason)] == 1, counts.dropped
 
@@ -468,14 +491,27 @@ def test_a_property_of_some_occasions_is_not_edited(params):
                         "existential_scope", others_off=("excluded_lemma",))
 
 
+def test_a_clause_on_a_predicate_pronoun_is_kept(params):
+    """An indefinite pronoun as the predicate says what the subject is: its relative clause
+    picks out no other thing (`position` keeps it). "believable" itself is in
+    `exclude_lemmas` ("unbelievable" reads "astonishing"), so the list is emptied here."""
+    text = "That's something that's believable."
+    _in_file(MNLI, text)
+    hypotheses, counts = _antonymy(params, text, exclude_lemmas=[])
+    assert hypotheses == ["That's something that's unbelievable."] and counts.kept == 1
+
+
 def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: str,
                         others_off: tuple[str, ...] = ()) -> None:
     """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is
-    made (with the filters ``others_off`` off throughout). ``exclude_lemmas`` is emptied unless
-    it is the reason: a word listed there later ("visible", "normal") must not hide the rule
-    the row was written for."""
+    made (with the filters ``others_off`` off throughout). ``exclude_lemmas`` is emptied, and the
+    broad ``conditional`` and ``existential_scope`` filters switched off, unless they are the
+    reason: a word listed later ("visible", "normal"), a reported claim ("I think it's a good
+    thing") or a bare plural subject ("Drinks are available and expensive") must not hide the
+    rule the row was written for."""
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
-    settings = deep_merge(settings, {"filters": dict.fromkeys(others_off, False)})
+    broad = tuple(name for name in ("conditional", "existential_scope") if name != reason)
+    settings = deep_merge(settings, {"filters": dict.fromkeys((*others_off, *broad), False)})
     if reason != "excluded_lemma":
         settings["exclude_lemmas"] = []
     generator = Antonymy("antonymy", settings, params)

@@ -18,9 +18,11 @@ antonym cannot hold of the same thing at the same time. The precision filters
 (``filters`` setting, each counted in the manifest) keep only such words:
 
 - the sentence filters of :mod:`.precision` (questions, imperatives,
-  fragments, negation, modals, conditionals), and ``conditional`` also for a
+  fragments, negation, modals, conditionals, and for ``conditional`` also a
+  reported claim, "Dealers say everyone is smart"), and ``conditional`` also for a
   goal ("the first step to building a more effective government" asserts no
-  property of any government);
+  property of any government) and for a clause that holds only under a condition
+  ("When his colleagues aren't sadistic, they are successful");
 - ``passage``: the text holds more than one sentence, whose others may restate,
   presuppose or rank the word (:func:`.precision.is_passage`);
 - ``source_grammar``: the sentence was ungrammatical before the edit (a typo,
@@ -77,7 +79,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   tower" -> "second shortest") and an adjective right after a prepositional
   object, which is a noun the parser split off ("at the county fair");
 - ``existential_scope``: the noun the adjective describes is a bare plural,
-  has a number, or is quantified existentially ("some", "many", "several"):
+  subject or not ("Drinks are expensive" and "Drinks are cheap" may each hold of
+  different drinks), has a number, or is quantified existentially ("some", "many", "several"):
   "some cheap hotels" and "some expensive hotels" are compatible; so are two
   relative clauses that pick out such a group ("Women who have become rich"
   and "Women who have become poor"), and two things said to exist ("There is
@@ -86,7 +89,7 @@ antonym cannot hold of the same thing at the same time. The precision filters
   a quantified domain ("available in many shops"), a property of some
   occasions ("sometimes available", "successfully invaded hundreds of times"),
   a view reported of some of a group ("According to some professionals, ...
-  are the best"), an outcome for a bare plural ("patients will end up dead"),
+  are the best"),
   a noun singled out by "only" ("Only one of the two plants is able": the
   other is unable), a bare plural "parts" or "areas" ("Parts of Europe are
   still illiterate": other parts may be literate), "half" ("Half of the
@@ -796,10 +799,11 @@ class Antonymy(Generator):
     @staticmethod
     def _existential(noun: Any | None, bare_plural: bool) -> bool:
         """The noun phrase may denote only some of its kind: a number, "some"/"many", and (when
-        ``bare_plural``) a bare plural. A bare plural subject of a predicate is generic ("prices
-        are high"), so an antonym contradicts it; a bare plural object is not ("sells cheap
-        cars" and "sells expensive cars"). Bare "people" is never generic in that way: "people
-        will be happy" and "people will be unhappy" speak of some people each."""
+        ``bare_plural``) a bare plural. A bare plural object speaks of some ("sells cheap cars"
+        and "sells expensive cars"), and so does a bare plural subject, episodic ("Pagers were
+        affected") or generic ("Drinks are expensive" and "Drinks are cheap" may each hold of
+        different drinks, as "Dogs are friendly" of different dogs). Bare "people" likewise:
+        "people will be happy" and "people will be unhappy" speak of some people each."""
         if noun is None:
             return False
         if noun.lower_ in _EXISTENTIAL or (noun.tag_ == "CD" and noun.lower_ != "one"):  # "300 dead"
@@ -1094,16 +1098,6 @@ class Antonymy(Generator):
             for w in token.sent
         )
 
-    @staticmethod
-    def _of_an_event(token: Any) -> bool:
-        """The adjective is where an event leaves its subject ("patients will end up dead"),
-        which a bare plural subject reads as befalling some, not all (where "prices are high"
-        is said of prices in general)."""
-        verb = token.head if token.dep_ in ("acomp", "oprd") else token
-        return verb.lemma_.lower() in ("end", "wind") and any(
-            c.dep_ == "prt" and c.lower_ == "up" for c in verb.children
-        )
-
     def _rare_antonym(self, entry: _Entry, sense: _Sense, resolved: bool) -> bool:
         """Every antonym the word could get is rarer than ``min_antonym_zipf`` in general
         English (wordfreq's Zipf scale: 3 is once per million words): "incorrupt",
@@ -1210,6 +1204,8 @@ class Antonymy(Generator):
             for a in token.ancestors
         ):
             return "conditional"  # a goal: "a step to building a more effective government"
+        if on("conditional") and _under_condition(token):
+            return "conditional"  # "When his colleagues aren't sadistic, they are successful"
         if on("position") and token.pos_ == "ADJ" and position == "predicative" and token.i > 0 and (
             token.doc[token.i - 1].dep_ == "pobj"
         ):
@@ -1253,12 +1249,7 @@ class Antonymy(Generator):
                 if c.dep_ == "xcomp"
                 for t in c.subtree
             )  # "It is difficult to catch some bugs"
-            or self._existential(
-                described,
-                bare_plural=position != "predicative"
-                or described is None
-                or described.dep_ not in ("nsubj", "nsubjpass"),
-            )
+            or self._existential(described, bare_plural=True)
             or (position == "attributive" and token.head.lemma_.lower() in _QUANTITY_NOUNS)
             or any(  # "Women who have become rich ...": the clause picks out whom it speaks of
                 a.dep_ == "relcl" and self._existential(a.head, bare_plural=True)
@@ -1280,11 +1271,6 @@ class Antonymy(Generator):
             or self._on_some_occasions(token)
             or self._at_another_time(token)
             or self._reported_by_some(token)
-            or (  # "patients will end up dead": an event that befalls some of them
-                described is not None and described.dep_ in ("nsubj", "nsubjpass")
-                and self._existential(described, bare_plural=True)
-                and self._of_an_event(token)
-            )
             or any(  # "available in many shops": and unavailable in many others
                 c.dep_ == "prep" and any(self._some_places(o) for o in c.children if o.dep_ == "pobj")
                 for c in (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))
@@ -1622,11 +1608,41 @@ class Antonymy(Generator):
             "held-out reviews repeat a fault of the source text; the faults the edit itself "
             "made leave 88 to 95% of their rows free of one (README, \"Where the grammar "
             "faults lie\").",
+            "- **A strict reader finds fewer labels right than the census**: 100 fresh random "
+            "rows of the MultiNLI dev-matched build (528 pairs, sha256 `618227c7…`), judged blind "
+            "by annotators who count a reported, conditional or generic word as no contradiction, "
+            "had 94.0% of their labels right (95% interval 87.5 to 97.2%) and 89.0% of their rows "
+            "grammatical; the same check of the build before had found 84.0%, and the rules it "
+            "called for (reported claims, bare plural subjects, clauses under a condition) made "
+            "this one. Expect about 94% from a strict annotator (README, \"A strict blind "
+            "recheck\").",
             "- **Resources**: WordNet 3.0 through NLTK; other WordNet versions differ in "
             "senses, glosses and antonym links. Word frequencies are wordfreq's English "
             "lists (the version pinned in `constraints.txt`).",
         ]
         return "\n".join(lines) + "\n"
+
+
+def _under_condition(token: Any) -> bool:
+    """The word's clause, or one above it, holds only under a condition: an "if", "unless" or
+    "whenever" clause, or a "when" clause in the present tense or with "only" ("When his
+    colleagues aren't sadistic, they are successful", "The staff is friendly only when you
+    give them tips"). Either sentence may then be true by its condition alone (it never holds,
+    or the staff is neither when untipped); a past "when" names one occasion and is kept
+    ("When we arrived, the room was empty")."""
+    for node in (token, *token.ancestors):
+        for clause in node.children:
+            if clause.dep_ != "advcl":
+                continue
+            markers = {m.lower_ for m in clause.children if m.dep_ in ("mark", "advmod")}
+            if markers & {"if", "unless", "whenever"}:
+                return True
+            present = clause.tag_ in ("VBP", "VBZ") or any(
+                c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBP", "VBZ") for c in clause.children
+            )  # "when the process is producing gypsum"
+            if "when" in markers and (present or any(t.lower_ == "only" for t in clause.subtree)):
+                return True
+    return False
 
 
 def _adverb_of(word: Any, verb: Any) -> bool:

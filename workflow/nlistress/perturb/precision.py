@@ -442,12 +442,51 @@ def in_mentioned_statement(token: Any) -> bool:
     return False
 
 
+#: verbs whose clausal complement someone says, thinks or hopes, without the text asserting it
+#: ("Dealers say everyone is smart", "I think it is important"): the same subject may say or
+#: think the opposite at another time, and different dealers may say different things. Factive
+#: verbs ("know", "realize", "show") presuppose their complement and are not here.
+REPORTING_VERBS = frozenset(
+    {"say", "tell", "think", "believe", "guess", "suppose", "claim", "argue", "suggest", "assume",
+     "expect", "hope", "fear", "feel", "reckon", "imagine", "figure", "report", "state", "insist",
+     "maintain", "contend", "predict", "estimate", "doubt", "wish", "pretend", "assert", "allege",
+     "hear", "worry", "consider", "complain", "speculate", "conclude", "recommend", "propose",
+     "warn", "add", "explain", "note"}
+)
+#: adjectives of a concern or hope whose content is not asserted ("concerned about emissions
+#: reducing too quickly", "afraid that it is dangerous")
+CONCERN_ADJECTIVES = frozenset({"concerned", "worried", "afraid", "fearful", "anxious", "hopeful"})
+
+
+def in_reported_clause(token: Any) -> bool:
+    """``token`` is in what someone is reported to say, think or fear ("The CEO told the
+    committee it was necessary", "We're concerned about emissions reducing too quickly"): the
+    text asserts the report, not its content. Direct speech after its line ("'You are early,'
+    Boris said", "I am sad, said Jon") and quoted lines are left to :func:`in_quotes`."""
+    doc = token.doc
+    for node in (token, *token.ancestors):
+        head = node.head
+        if (
+            node.dep_ in ("ccomp", "pcomp") and head.lemma_.lower() in REPORTING_VERBS and head.i < node.i
+            and not any(t.is_quote for t in doc[head.i + 1 : node.i])
+        ):
+            return True
+        if node.dep_ == "ccomp" and head.lower_ in CONCERN_ADJECTIVES:
+            return True
+        if (
+            node.dep_ in ("pcomp", "pobj") and head.dep_ == "prep" and head.lower_ in ("about", "of", "for")
+            and head.head.lower_ in CONCERN_ADJECTIVES
+        ):
+            return True
+    return False
+
+
 def non_asserted(token: Any) -> bool:
-    """An infinitive, an embedded question, a disjunction, quotation marks or a mentioned
-    statement around ``token``."""
+    """An infinitive, an embedded question, a disjunction, quotation marks, a mentioned
+    statement or a reported one around ``token``."""
     return (
         in_infinitive(token) or in_wh_clause(token) or in_disjunction(token) or in_quotes(token)
-        or in_mentioned_statement(token)
+        or in_mentioned_statement(token) or in_reported_clause(token)
     )
 
 
