@@ -130,18 +130,14 @@ ANTONYMY_KEPT = [
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
     ("He is very sure of himself.", "He is very unsure of himself."),
-    # what the strict recheck's rules leave: direct speech after its line, a past "when" (one
-    # occasion)
-    ("I am glad she wasn't, said Jon.", "I am sad she wasn't, said Jon."),
+    # what the strict recheck's rules leave: a past "when" (one occasion)
     ("I was very impressed when I saw that yesterday.", "I was very unimpressed when I saw that yesterday."),
     ("The hot flame was hard to control because it was big. ",
      "The hot flame was hard to control because it was little. "),
     ("The phone modem was easy to set up and use.", "The phone modem was difficult to set up and use."),
     # a relative clause after a comma adds to what is said of one bar
     ("They have a bar, which is always empty.", "They have a bar, which is always full."),
-    # "early" said of a person's arrival; "true" with no "of"; "times" with no count
-    ("When he was appearing, Boris looked at the clock and said, 'You are early.'",
-     "When he was appearing, Boris looked at the clock and said, 'You are late.'"),
+    # "true" with no "of"; "times" with no count
     ("That is true.", "That is false."),
     ("The marble from the island was desirable in ancient times.",
      "The marble from the island was undesirable in ancient times."),
@@ -216,6 +212,16 @@ ANTONYMY_EDITS_REJECTED = [
     ("The staff is friendly only when you give them tips.",
      "The staff is unfriendly only when you give them tips.", "conditional"),
     ("That's something that's believable.", "That's something that's unbelievable.", "excluded_lemma"),
+    # ... and by the strict blind pass over the rest of the census: direct speech, which the
+    # speaker may say otherwise another time, and bare plural subjects of a verb or of a
+    # predicate noun
+    ("I am glad she wasn't, said Jon.", "I am sad she wasn't, said Jon.", "conditional"),
+    ("When he was appearing, Boris looked at the clock and said, 'You are early.'",
+     "When he was appearing, Boris looked at the clock and said, 'You are late.'", "conditional"),
+    ("Prices always increase, regardless of the money in circulation.",
+     "Prices always decrease, regardless of the money in circulation.", "existential_scope"),
+    ("Cultural festivals are the best place to have performances.",
+     "Cultural festivals are the worst place to have performances.", "existential_scope"),
     # antonyms of narrower use than the word, faulted in most judged rows of every review
     ("The Carmel market in the Yemenite Quarter is very busy.",
      "The Carmel market in the Yemenite Quarter is very idle.", "excluded_lemma"),
@@ -590,15 +596,6 @@ ANTONYMY_VERBS_HELD_OUT_REJECTED = [
 def test_antonymy_rejects_each_held_out_verb_failure(params, rel, text, edited, reason):
     _in_file(rel, text)
     _assert_rejected_by(params, text, edited, reason)
-
-
-def test_a_bare_plural_amount_is_the_whole_amount(params):
-    """ "Prices always increase" speaks of prices as a whole (judged right), unlike "People
-    loved Scarlet Days", where other people may have hated it."""
-    text = "Prices always increase, regardless of the money in circulation."
-    _in_file(MNLI, text)
-    hypotheses, _ = _antonymy(params, text)
-    assert hypotheses == ["Prices always decrease, regardless of the money in circulation."]
 
 
 # Listed verbs kept, inflected as the original ("hated" -> "loved", "has been increased" ->

@@ -398,7 +398,9 @@ def in_infinitive(token: Any) -> bool:
     )
 
 
-#: verbs that introduce direct speech: a quotation after them is said, and so asserted
+#: verbs that introduce speech ("'It's cold,' she said", "he added that ..."): what they report
+#: is said, not asserted by the text (:func:`in_reported_clause`), and their clause may follow a
+#: comma (:mod:`.source_grammar`)
 SPEECH_VERBS = frozenset(
     {"say", "ask", "reply", "cry", "shout", "answer", "whisper", "add", "tell", "exclaim",
      "remark", "murmur", "continue", "mutter", "call", "scream", "yell", "respond", "explain"}
@@ -406,14 +408,12 @@ SPEECH_VERBS = frozenset(
 
 
 def in_quotes(token: Any) -> bool:
-    """``token`` is inside quotation marks that mention a line rather than report speech
-    ("One of my favorite lines was "I'm guilty""); a quotation with a speech verb ("'It's
-    cold,' she said") is what someone said, and counts as asserted."""
+    """``token`` is inside double quotation marks: a line mentioned ("One of my favorite lines
+    was "I'm guilty"") or what someone said ("'You are early,' Boris said"), which the text
+    reports and does not assert, as with indirect speech (:func:`in_reported_clause`)."""
     sent = token.sent
     before = sent.doc.text[sent.start_char : token.idx]
-    if sum(before.count(q) for q in ('"', "“", "”")) % 2 == 0:
-        return False
-    return not any(t.lemma_.lower() in SPEECH_VERBS for t in sent)
+    return sum(before.count(q) for q in ('"', "“", "”")) % 2 == 1
 
 
 #: nouns whose content clause is mentioned, not asserted ("the statement alcoholics are
@@ -442,16 +442,17 @@ def in_mentioned_statement(token: Any) -> bool:
     return False
 
 
-#: verbs whose clausal complement someone says, thinks or hopes, without the text asserting it
-#: ("Dealers say everyone is smart", "I think it is important"): the same subject may say or
-#: think the opposite at another time, and different dealers may say different things. Factive
-#: verbs ("know", "realize", "show") presuppose their complement and are not here.
+#: verbs (with :data:`SPEECH_VERBS`) whose clausal complement someone says, thinks or hopes,
+#: without the text asserting it ("Dealers say everyone is smart", "I think it is important"):
+#: the same subject may say or think the opposite at another time, and different dealers may
+#: say different things. Factive verbs ("know", "realize", "show") presuppose their complement
+#: and are not here.
 REPORTING_VERBS = frozenset(
-    {"say", "tell", "think", "believe", "guess", "suppose", "claim", "argue", "suggest", "assume",
-     "expect", "hope", "fear", "feel", "reckon", "imagine", "figure", "report", "state", "insist",
-     "maintain", "contend", "predict", "estimate", "doubt", "wish", "pretend", "assert", "allege",
-     "hear", "worry", "consider", "complain", "speculate", "conclude", "recommend", "propose",
-     "warn", "add", "explain", "note"}
+    {"think", "believe", "guess", "suppose", "claim", "argue", "suggest", "assume", "expect",
+     "hope", "fear", "feel", "reckon", "imagine", "figure", "report", "state", "insist", "maintain",
+     "contend", "predict", "estimate", "doubt", "wish", "pretend", "assert", "allege", "hear",
+     "worry", "consider", "complain", "speculate", "conclude", "recommend", "propose", "warn",
+     "note", "imply"}
 )
 #: adjectives of a concern or hope whose content is not asserted ("concerned about emissions
 #: reducing too quickly", "afraid that it is dangerous")
@@ -460,16 +461,12 @@ CONCERN_ADJECTIVES = frozenset({"concerned", "worried", "afraid", "fearful", "an
 
 def in_reported_clause(token: Any) -> bool:
     """``token`` is in what someone is reported to say, think or fear ("The CEO told the
-    committee it was necessary", "We're concerned about emissions reducing too quickly"): the
-    text asserts the report, not its content. Direct speech after its line ("'You are early,'
-    Boris said", "I am sad, said Jon") and quoted lines are left to :func:`in_quotes`."""
-    doc = token.doc
+    committee it was necessary", "I am glad she wasn't, said Jon", "We're concerned about
+    emissions reducing too quickly"): the text asserts the report, not its content, and the
+    same speaker may say the opposite another time."""
     for node in (token, *token.ancestors):
         head = node.head
-        if (
-            node.dep_ in ("ccomp", "pcomp") and head.lemma_.lower() in REPORTING_VERBS and head.i < node.i
-            and not any(t.is_quote for t in doc[head.i + 1 : node.i])
-        ):
+        if node.dep_ in ("ccomp", "pcomp") and head.lemma_.lower() in REPORTING_VERBS | SPEECH_VERBS:
             return True
         if node.dep_ == "ccomp" and head.lower_ in CONCERN_ADJECTIVES:
             return True
