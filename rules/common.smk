@@ -182,15 +182,23 @@ def family_of(test):
     return next(f for f in FAMILIES if test in config[f]["tests"])
 
 
+def test_chain(test):
+    """The test and, for a reviewed test (generator `reviewed`), the test whose rows it keeps."""
+    settings = config[family_of(test)]["tests"][test]
+    return [test, *test_chain(settings["base"])] if settings["generator"] == "reviewed" else [test]
+
+
 def set_config(w):
-    """The config a set job needs: its family's settings and test, resources, the dataset,
-    and the top-level sections its generator declares it reads (`shared_sections`)."""
+    """The config a set job needs: its family's settings and test (and a reviewed test's
+    base test), resources, the dataset, and the top-level sections its generators declare
+    they read (`shared_sections`)."""
     family = family_of(w.test)
     section = {k: v for k, v in config[family].items() if k not in ("sets", "augment", "tests")}
-    test = config[family]["tests"][w.test]
-    shared = {name: config.get(name, {}) for name in generator_class(test["generator"]).shared_sections}
+    tests = {t: config[family]["tests"][t] for t in test_chain(w.test)}
+    shared = {name: config.get(name, {}) for t in tests.values()
+              for name in generator_class(t["generator"]).shared_sections}  # fmt: skip
     return config_json(
-        **{family: {**section, "tests": {w.test: test}}},
+        **{family: {**section, "tests": tests}},
         **shared,
         resources=config.get("resources", {}),
         datasets={w.dataset: dataset_entry(w.dataset, w.split)},
@@ -201,7 +209,11 @@ def set_config(w):
 def set_inputs(w):
     """The canonical split, plus the NLP resource downloads for generators that need them."""
     inputs = {"table": f"data/canonical/{w.dataset}/{w.split}.parquet"}
-    if config[family_of(w.test)]["tests"][w.test]["generator"] in NEEDS_RESOURCES:
+    tests = config[family_of(w.test)]["tests"]
+    review = tests[w.test].get("reviews", {}).get(f"{w.dataset}/{w.split}")
+    if tests[w.test]["generator"] == "reviewed" and review:  # the review CSV it keeps rows by
+        inputs["review"] = review
+    if any(tests[t]["generator"] in NEEDS_RESOURCES for t in test_chain(w.test)):
         for name in config.get("resources", {}).get("downloads", []):
             inputs[name] = f"data/raw/{name}.manifest.json"
     if family_of(w.test) == "swap":

@@ -338,6 +338,17 @@ ANTONYMY_EDITS_REJECTED = [
     ("well that's good that's great", "well that's bad that's great", "coordination"),
     ("We are having a conversation, please be respectful.",
      "We are having a conversation, please be disrespectful.", "imperative"),
+    # ... and by the strict double judgement of the 512-pair census: a hedge, a thought that
+    # occurred to someone, a charge, an attitude in the passive without whose it is
+    ("That sounds kinda interesting to me.", "That sounds kinda uninteresting to me.", "modal"),
+    ("Then it occurred to me that the criminal standard was a low one.",
+     "Then it occurred to me that the criminal standard was a high one.", "conditional"),
+    ("Linda Tripp was indicted for illegally taping telephone conversations with Monica Lewinsky.",
+     "Linda Tripp was indicted for legally taping telephone conversations with Monica Lewinsky.", "conditional"),
+    ("Now political debate died down in Calcutta especially, where Karl Marx was hated.",
+     "Now political debate died down in Calcutta especially, where Karl Marx was loved.", "existential_scope"),
+    ("everybody in the USA is approved already", "everybody in the USA is disapproved already",
+     "existential_scope"),
 ]
 
 
@@ -605,6 +616,8 @@ ANTONYMY_VERBS_KEPT = [
     ("I agree with what you said.", "I disagree with what you said."),
     ("The allowance has been increased since 1989.", "The allowance has been decreased since 1989."),
     ("She loves her children.", "She hates her children."),
+    # a passive that says whose attitude it is
+    ("She was loved by him.", "She was hated by him."),
 ]
 
 

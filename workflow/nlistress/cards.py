@@ -50,6 +50,8 @@ def _examples(set_path: Path, n: int = 3) -> list[dict[str, Any]]:
 
 def _mode_key(run: Mapping[str, Any], generator: Any) -> str:
     """The ``MODES`` entry of a set: its mode, and for a default-mode set whether a paper mode exists."""
+    if run.get("generator") == "reviewed":
+        return "reviewed"
     mode = run.get("mode", generator.mode)
     return "precise_only" if mode == "precise" and not run.get("paper_generator") else mode
 
@@ -61,6 +63,9 @@ MODES = {
     "paper-mode set instead.",
     "precise_only": "**Mode: default (high-precision).** The project's own construction, following "
     "the paper's description; the authors released no code for it, so there is no paper-mode build.",
+    "reviewed": "**Mode: default (high-precision), then reviewed.** The rows of the base test's "
+    "default build that people judged right, one by one (README \"Reviewed sets\"); there is no "
+    "paper-mode build of it, as the authors' annotators judged a sample, not every row.",
     "paper": "**Mode: paper.** Built the way the authors' released code built it "
     "(`nlistress.authors`), so numbers on it compare like with like with the paper's; its labels "
     "are the construction's, with the errors the paper reports.",

@@ -460,5 +460,9 @@ def test_targets(
                 raise ConfigError(
                     f"{where}.{source}: unknown test {test!r} (known: {', '.join(sorted(tests))})"
                 )
+            reviews = tests[test].get("reviews") if isinstance(tests[test], Mapping) else None
+            if isinstance(reviews, Mapping) and source not in reviews:  # a `reviewed` test
+                raise ConfigError(f"{where}.{source}: test {test!r} has no review of {source} "
+                                  f"({family}.tests.{test}.reviews names {', '.join(sorted(reviews))})")  # fmt: skip
             targets.append((str(test), dataset, split))
     return targets

@@ -38,6 +38,7 @@ import json
 import random
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -180,6 +181,51 @@ def _fault_place(record: Mapping[str, str], grammar_ok: bool | None, path: Path,
     return value
 
 
+def _reader(review_csv: Path, required: Sequence[str]) -> csv.DictReader[str]:
+    """The filled review CSV, checked to have the ``required`` columns."""
+    try:
+        text = review_csv.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(review_csv, f"cannot read ({exc})") from None
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in required if c not in (reader.fieldnames or [])]
+    if missing:
+        raise DataError(review_csv, f"missing column(s) {', '.join(missing)}", 1)
+    return reader
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a review said of one row, and the row it said it of."""
+
+    premise: str
+    hypothesis: str
+    label: str | None
+    label_correct: bool | None
+    grammatical: bool | None
+
+
+def read_judgements(review_csv: str | Path) -> dict[str, Judgement]:
+    """Every row of a filled review CSV by uid, with its answers (None: left blank).
+
+    The text and label are kept so that a reader can tell whether a row built
+    today is the row that was judged (``nlistress.perturb.reviewed``).
+    """
+    review_csv = Path(review_csv)
+    reader = _reader(review_csv, (*COLUMNS, *ANSWERS))
+    judged: dict[str, Judgement] = {}
+    for record in reader:
+        line = reader.line_num
+        if record["uid"] in judged:
+            raise DataError(review_csv, f"uid {record['uid']!r} is reviewed twice", line)
+        judged[record["uid"]] = Judgement(
+            record["premise"], record["hypothesis"], record["label"] or None,
+            _answer(record["label_correct"], review_csv, line, "label_correct"),
+            _answer(record["grammatical"], review_csv, line, "grammatical"),
+        )  # fmt: skip
+    return judged
+
+
 def _rate(good: int, total: int) -> float | None:
     return good / total if total else None
 
@@ -214,15 +260,7 @@ def import_review(
         if status:
             statuses.update(zip(data["uid"], data["label_status"], strict=True))
         sets.append({"set": path.name, "sha256": sha256_file(path), "rows": table.num_rows})
-    try:
-        text = review_csv.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(review_csv, f"cannot read ({exc})") from None
-    reader = csv.DictReader(io.StringIO(text))
-    required = ("uid", *ANSWERS, *(ANNOTATION if status else ()))
-    missing = [c for c in required if c not in (reader.fieldnames or [])]
-    if missing:
-        raise DataError(review_csv, f"missing column(s) {', '.join(missing)}", 1)
+    reader = _reader(review_csv, ("uid", *ANSWERS, *(ANNOTATION if status else ())))
     sampled = reviewed = label_judged = grammatical = coherent = 0
     correct: Counter[str] = Counter()
     judged: Counter[str] = Counter()

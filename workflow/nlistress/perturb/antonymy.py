@@ -349,6 +349,10 @@ _DEGREE_DEPS = frozenset({"advmod", "npadvmod"})
 _SOME_OF = frozenset({"many", "several", "numerous", "various", "few"})
 # Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
 _SOME_ONE = frozenset({"something", "someone", "somebody", "some"})
+# Verbs of an attitude: said in the passive without its holder ("where Karl Marx was hated",
+# "everybody is approved already"), the attitude may be some people's, and its antonym others'.
+_ATTITUDE_VERBS = frozenset({"like", "dislike", "love", "hate", "approve", "disapprove", "respect",
+                             "disrespect"})
 # Verbs of a contest, whose object must be one ("won the war" / "lost the war", not "won power").
 _CONTEST_VERBS = frozenset({"win", "lose"})
 # WordNet classes of what is won or lost: a contest, a war or battle, an election, a lawsuit.
@@ -918,6 +922,8 @@ class Antonymy(Generator):
             or ((generic or contest) and any(
                 a.pos_ == "NOUN" and any(d.lower_ in ("a", "an") for d in a.children) for a in subjects
             ))
+            or (sense.lemma.name().lower() in _ATTITUDE_VERBS and token.tag_ == "VBN"
+                and any(c.dep_ == "auxpass" for c in children) and not any(c.dep_ == "agent" for c in children))
         ):
             return "existential_scope"
         # "won power" -> "lost power": one wins or loses a contest, but "loses" power one has; and

@@ -88,6 +88,7 @@ HEDGES = frozenset(
     {
         *("maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "presumably"),
         *("supposedly", "allegedly", "apparently", "conceivably", "hopefully", "sort", "kind"),
+        *("kinda", "sorta"),  # "That sounds kinda interesting to me"
         # frequency and degree: "often the best were minors" and "often the worst were minors"
         *("potentially", "often", "oftentimes", "sometimes", "occasionally", "frequently"),
         *("partly", "partially", "mostly", "largely", "rarely"),
@@ -452,8 +453,11 @@ REPORTING_VERBS = frozenset(
      "hope", "fear", "feel", "reckon", "imagine", "figure", "report", "state", "insist", "maintain",
      "contend", "predict", "estimate", "doubt", "wish", "pretend", "assert", "allege", "hear",
      "worry", "consider", "complain", "speculate", "conclude", "recommend", "propose", "warn",
-     "note", "imply"}
+     "note", "imply", "occur"}  # "it occurred to me that the standard was a low one"
 )
+#: verbs of a charge or suspicion: what someone is "indicted for" or "accused of" is alleged,
+#: not asserted ("indicted for illegally taping conversations")
+ALLEGING_VERBS = frozenset({"accuse", "charge", "indict", "suspect", "arrest", "sue", "blame", "prosecute"})
 #: adjectives of a concern or hope whose content is not asserted ("concerned about emissions
 #: reducing too quickly", "afraid that it is dangerous")
 CONCERN_ADJECTIVES = frozenset({"concerned", "worried", "afraid", "fearful", "anxious", "hopeful"})
@@ -462,17 +466,17 @@ CONCERN_ADJECTIVES = frozenset({"concerned", "worried", "afraid", "fearful", "an
 def in_reported_clause(token: Any) -> bool:
     """``token`` is in what someone is reported to say, think or fear ("The CEO told the
     committee it was necessary", "I am glad she wasn't, said Jon", "We're concerned about
-    emissions reducing too quickly"): the text asserts the report, not its content, and the
-    same speaker may say the opposite another time."""
+    emissions reducing too quickly") or is charged with ("indicted for illegally taping"):
+    the text asserts the report, not its content, and the same speaker may say the opposite
+    another time."""
     for node in (token, *token.ancestors):
         head = node.head
         if node.dep_ in ("ccomp", "pcomp") and head.lemma_.lower() in REPORTING_VERBS | SPEECH_VERBS:
             return True
         if node.dep_ == "ccomp" and head.lower_ in CONCERN_ADJECTIVES:
             return True
-        if (
-            node.dep_ in ("pcomp", "pobj") and head.dep_ == "prep" and head.lower_ in ("about", "of", "for")
-            and head.head.lower_ in CONCERN_ADJECTIVES
+        if node.dep_ in ("pcomp", "pobj") and head.dep_ == "prep" and head.lower_ in ("about", "of", "for") and (
+            head.head.lower_ in CONCERN_ADJECTIVES or head.head.lemma_.lower() in ALLEGING_VERBS
         ):
             return True
     return False

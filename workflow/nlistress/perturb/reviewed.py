@@ -1,0 +1,114 @@
+"""A rule-made set, kept only where people judged each row right.
+
+Precision filters can drop every row a parse can show to be doubtful, but some
+wrong labels leave no trace a parse can see ("Ibizan folklore is available" is
+a generic statement; "it occurred to me" reports a thought). Where people have
+judged every row of a set (a census, ``reviews/``), the ``reviewed`` generator
+builds the set again with its base test's generator and keeps only the rows
+every judge passed: the rows the review has, with the same text and label,
+answered ``yes`` on each answer in ``require``. Every other row is dropped and
+counted by reason, so a release can hold the judged rows alone while the
+rule-made set stays as it is, with its own measured rate.
+
+A row built today is matched to its judgement by uid, and only where the
+premise, hypothesis and label are still the ones judged: a change to the base
+generator cannot carry an old "yes" over to a new row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pyarrow as pa
+
+from ..atomic import sha256_file
+from ..errors import ConfigError
+from ..manifest import RowCounts
+from ..review import Judgement, read_judgements
+from .base import Context, Generator, SetRow
+
+# Drop reasons, in the order a row is checked.
+DROP_UNJUDGED = "review: not judged (no row with this uid, text and label)"
+DROP_UNANSWERED = "review: judged, answer left blank"
+DROP_BY_ANSWER = {
+    "label_correct": "review: label judged wrong",
+    "grammatical": "review: judged ungrammatical",
+}
+
+
+class Reviewed(Generator):
+    name: ClassVar[str] = "reviewed"
+    unit: ClassVar[str] = "row"
+    settings_keys: ClassVar[tuple[str, ...]] = ("base", "reviews", "require")
+    tests_for: ClassVar[str] = (
+        "The rows of another test's default build that people judged one by one, kept only where "
+        "every judge said the label is right and the text grammatical (its cards name the test)."
+    )
+
+    def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
+        from . import find_test, make_generator  # the registry imports this module lazily
+
+        super().__init__(test, settings, params)
+        where = f"{self.family}.tests.{test}"
+        base = self.settings.get("base")
+        if not base:
+            raise ConfigError(f"{where}.base: missing (the test whose rows were judged)")
+        if find_test(params, base)[1].get("generator") == self.name:
+            raise ConfigError(f"{where}.base: {base} is itself a reviewed test; name the test that makes the rows")
+        self.base = make_generator(base, params)
+        if self.base.mode != "precise":
+            raise ConfigError(f"{where}.base: {base} is built in {self.base.mode} mode here, and the reviews "
+                              "judged the rows of the default build")  # fmt: skip
+        self.reviews: dict[str, str] = dict(self.settings.get("reviews") or {})
+        self.require = tuple(self.settings.get("require") or DROP_BY_ANSWER)
+        # The set is the base test's, narrowed: it reads, writes and cites what the base does.
+        self.reads = self.base.reads  # type: ignore[misc]
+        self.schema = self.base.schema  # type: ignore[misc]
+        self.cites = self.base.cites  # type: ignore[misc]
+        self.paper_quality = self.base.paper_quality  # type: ignore[misc]
+        self.tests_for = (  # type: ignore[misc]
+            f"{self.base.tests_for} This set keeps only the rows of test `{base}` that people "
+            f"judged, one by one, and every judge answered yes on {' and '.join(self.require)}; "
+            "the rest are dropped and counted under Counts."
+        )
+        self._stats: dict[str, Any] = {}
+
+    def generate(self, table: pa.Table, context: Context, counts: RowCounts) -> Iterator[SetRow]:
+        key = f"{context.dataset}/{context.split}"
+        if key not in self.reviews:
+            known = ", ".join(sorted(self.reviews)) or "none"
+            raise ConfigError(f"{self.family}.tests.{self.test}.reviews: no review of {key} (reviewed: {known})")
+        path = Path(self.reviews[key])
+        judged = read_judgements(path)
+        base_counts = RowCounts(unit=self.base.unit)
+        for row in self.base.generate(table, context, base_counts):
+            counts.input += 1
+            reason = self._fault(row, judged.get(row.uid))
+            if reason is None:
+                counts.kept += 1
+                yield row
+            else:
+                counts.drop(reason)
+        base_counts.check()
+        self._stats = {
+            "review": {"path": str(path), "sha256": sha256_file(path), "rows": len(judged),
+                       "require": list(self.require)},
+            "base": {"test": self.base.test, "generator": self.base.name, "settings": self.base.settings,
+                     "rows": base_counts.as_dict(), **self.base.extra_stats()},
+        }  # fmt: skip
+
+    def _fault(self, row: SetRow, judgement: Judgement | None) -> str | None:
+        """Why ``row`` is dropped, or None when every judge passed it."""
+        if judgement is None or (judgement.premise, judgement.hypothesis, judgement.label) != (
+            row.premise, row.hypothesis, row.label,
+        ):  # fmt: skip
+            return DROP_UNJUDGED
+        answers = {"label_correct": judgement.label_correct, "grammatical": judgement.grammatical}
+        if any(answers[name] is None for name in self.require):
+            return DROP_UNANSWERED
+        return next((DROP_BY_ANSWER[name] for name in self.require if not answers[name]), None)
+
+    def extra_stats(self) -> dict[str, Any]:
+        return self._stats
