@@ -207,16 +207,22 @@ def set_config(w):
 
 
 def set_inputs(w):
-    """The canonical split, plus the NLP resource downloads for generators that need them."""
+    """The canonical split, plus the NLP resource downloads for generators that need them; for a
+    reviewed test, the set its base test built and the review CSV of that split."""
+    family = family_of(w.test)
+    test = config[family]["tests"][w.test]
+    if test["generator"] == "reviewed":  # the base test's set, and the review CSV it keeps rows by
+        key = f"{w.dataset}/{w.split}"
+        review = test.get("reviews", {}).get(key)
+        if not review:  # an input no rule makes, so that this rule never claims another's file
+            # ("mnli_dev_matched.hyp_only.parquet"), and a request for such a set says what is missing
+            return {"review": f"no review of {key} in {family}.tests.{w.test}.reviews"}
+        return {"table": f"data/sets/{family}/{test['base']}/{w.dataset}_{w.split}.parquet", "review": review}
     inputs = {"table": f"data/canonical/{w.dataset}/{w.split}.parquet"}
-    tests = config[family_of(w.test)]["tests"]
-    review = tests[w.test].get("reviews", {}).get(f"{w.dataset}/{w.split}")
-    if tests[w.test]["generator"] == "reviewed" and review:  # the review CSV it keeps rows by
-        inputs["review"] = review
-    if any(tests[t]["generator"] in NEEDS_RESOURCES for t in test_chain(w.test)):
+    if test["generator"] in NEEDS_RESOURCES:
         for name in config.get("resources", {}).get("downloads", []):
             inputs[name] = f"data/raw/{name}.manifest.json"
-    if family_of(w.test) == "swap":
+    if family == "swap":
         inputs.update(swap_inputs(w.test))
     return inputs
 

@@ -40,7 +40,8 @@ def shared_override() -> dict[str, Any]:
 
 
 def copy_project(dst: Path) -> Path:
-    """Copy the workflow (Snakefile, rules, params, profiles, conda env) into ``dst``; return the offline override file.
+    """Copy the workflow (Snakefile, rules, params, profiles, conda env, the review CSVs reviewed
+    tests read) into ``dst``; return the offline override file.
 
     The override is ``dst/tests/shared.yaml`` with absolute paths, where the
     small profile looks for it. Snakemake then runs in a scratch folder
@@ -52,6 +53,12 @@ def copy_project(dst: Path) -> Path:
     shutil.copytree(ROOT / "rules", dst / "rules", dirs_exist_ok=True)
     shutil.copytree(ROOT / "profiles", dst / "profiles", dirs_exist_ok=True)
     shutil.copytree(ROOT / "workflow" / "envs", dst / "workflow" / "envs", dirs_exist_ok=True)  # rules' conda:
+    # the review CSVs a reviewed test keeps its rows by (an input of its set job)
+    for family in ("stress", "permute", "swap"):
+        for test in (yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))[family]["tests"]).values():
+            for review in (test.get("reviews") or {}).values():
+                (dst / review).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / review, dst / review)
     override = dst / "tests" / "shared.yaml"
     override.parent.mkdir(exist_ok=True)
     override.write_text(yaml.safe_dump(shared_override(), sort_keys=False), encoding="utf-8")

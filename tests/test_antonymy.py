@@ -161,24 +161,28 @@ def test_the_reviewed_set_is_the_census_rows_every_judge_passed(params, matched,
     assert summary["reviewed"] == 100 and summary["sets"][0]["rows"] == len(kept)
 
 
-@pytest.mark.parametrize("review", ["anli_dev", "snli_dev", "snli_test", "verbs"])
+@pytest.mark.parametrize("review", ["anli_dev", "snli_dev", "snli_test", "verbs", "strict"])
 def test_the_held_out_judgements_are_of_rows_that_build_today(params, review):
     """Every row judged in reviews/heldout/stress/antonymy (those naming today's builds; the
     `.before` reviews name earlier builds on purpose) is built again, the same,
     from its source sentence alone: a pair depends on its sentence and the seed only, so this
-    needs no rebuild of ANLI or SNLI, and a rule that drops or changes a judged row fails."""
+    needs no rebuild of ANLI or SNLI, and a rule that drops or changes a judged row fails.
+    Each build is rebuilt on its own (the strict review spans SNLI dev read from the canonical
+    table and from the JSON-lines file, which share sentences a build reads once)."""
     judged = read_csv(ROOT / "reviews/heldout/stress/antonymy" / f"{review}.csv")
-    sources = {}
+    builds: dict[str, dict[str, tuple[str, str]]] = {}
     for r in judged:
         source_uid, side, _ = r["uid"].removeprefix("antonymy:").rsplit(":", 2)
-        sources[r["premise"]] = (source_uid, side)
-    table = pa.table({
-        "uid": [uid for uid, _ in sources.values()],
-        "premise": [text if side == "premise" else "" for text, (_, side) in sources.items()],
-        "hypothesis": [text if side == "hypothesis" else "" for text, (_, side) in sources.items()],
-    })
-    rows, _ = _generate(params, table, "heldout")
-    built = {(r.uid, r.premise, r.hypothesis) for r in rows}
+        builds.setdefault(source_uid.rsplit(":", 1)[0], {})[r["premise"]] = (source_uid, side)
+    built = set()
+    for sources in builds.values():
+        table = pa.table({
+            "uid": [uid for uid, _ in sources.values()],
+            "premise": [text if side == "premise" else "" for text, (_, side) in sources.items()],
+            "hypothesis": [text if side == "hypothesis" else "" for text, (_, side) in sources.items()],
+        })
+        rows, _ = _generate(params, table, "heldout")
+        built |= {(r.uid, r.premise, r.hypothesis) for r in rows}
     assert {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} <= built
 
 
@@ -280,19 +284,36 @@ def test_same_seed_same_rows_and_a_subset_gets_the_same_edits(params, matched):
     assert len(picks) > 1
 
 
-def test_dev_mismatched_sample(params):
+def test_dev_mismatched_sample(params, tmp_path):
     table = _mnli(params, "dev_mismatched")
     rows, counts = _generate(params, table, "dev_mismatched")
     print(f"\nantonymy on the 1,000-row MNLI dev-mismatched sample: {len(rows):,} pairs")
     assert counts.input == 2 * table.num_rows == 2_000
     counts.check()
-    assert 50 <= len(rows) <= 300  # 62 with the default settings
+    assert 50 <= len(rows) <= 300  # 60 with the default settings
     assert all(_rebuild(r) == r.hypothesis for r in rows)
-    # judged whole in reviews/ (the held-out judgement of README, narrowed to today's rows)
-    judged = read_csv(ROOT / "reviews/stress/antonymy/mnli_dev_mismatched.csv")
-    assert {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} == {
-        (r.uid, r.premise, r.hypothesis) for r in rows
-    }
+    # judged whole in reviews/ (the held-out judgement of README, narrowed to today's rows), and
+    # again by a strict blind judge; each summary is its CSV imported today
+    built = tmp_path / "mnli_dev_mismatched.parquet"
+    pq.write_table(rows_to_table(rows), built)
+    for review in ("stress", "blind/stress"):
+        path = next((ROOT / "reviews" / review / "antonymy").glob("mnli_dev_mismatched*.csv"))
+        judged = read_csv(path)
+        assert {(r["uid"], r["premise"], r["hypothesis"]) for r in judged} == {
+            (r.uid, r.premise, r.hypothesis) for r in rows
+        }
+        summary = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        again = import_review(path, built, tmp_path / "again.json")
+        assert {**again, "sets": None} == {**summary, "sets": None}, path
+    # the reviewed set keeps the rows both passed, and its third judge's census is of them
+    from nlistress.perturb import make_generator
+    from nlistress.review import read_judgements
+
+    reviewed = make_generator("antonymy_reviewed", params)
+    census = read_judgements(ROOT / reviewed.reviews["mnli/dev_mismatched"])
+    kept = [r for r in rows if reviewed._fault(r, census.get(r.uid)) is None]
+    third = read_csv(ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_mismatched.csv")
+    assert sorted(r["uid"] for r in third) == sorted(r.uid for r in kept)
 
 
 def _hypotheses(params: dict[str, Any], *sentences: str) -> set[str]:

@@ -399,6 +399,13 @@ ANTONYMY_MISMATCHED_REJECTED = [
     ("Parts of Europe are still illiterate .", "Parts of Europe are still literate .", "existential_scope"),
     ("The boldface type will be distinct from the lightface text .",
      "The boldface type will be indistinct from the lightface text .", "excluded_lemma"),
+    # ... and by its strict blind pass (2026-11-24): a hedge "generally", what an account made
+    # someone think
+    ("People generally seem to find dialect study interesting .",
+     "People generally seem to find dialect study uninteresting .", "modal"),
+    ("The inaccurate accounts created the impression that the Langley scramble was a logical response to an "
+     "actual hijacked aircraft .", "The inaccurate accounts created the impression that the Langley scramble "
+     "was an illogical response to an actual hijacked aircraft .", "conditional"),
 ]
 
 

@@ -13,16 +13,17 @@ import csv
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from nlistress.config import deep_merge
 from nlistress.errors import ConfigError, DataError
 from nlistress.manifest import RowCounts
 from nlistress.perturb import make_generator
-from nlistress.perturb.base import Context
+from nlistress.perturb.base import Context, rows_to_table
 from nlistress.perturb.reviewed import DROP_BY_ANSWER, DROP_UNANSWERED, DROP_UNJUDGED
 
-from .support import ROOT, project_params, read_csv, shared_override
+from .support import ROOT, SHARED_DATA, project_params, read_csv, shared_override
 
 CENSUS = ROOT / "reviews/stress/antonymy/mnli_dev_matched.census.csv"
 # (source uid, side, sentence) of census rows, and what the census says of each
@@ -36,12 +37,23 @@ def params() -> dict[str, Any]:
     return deep_merge(project_params(), shared_override())
 
 
-def _table(*sources: tuple[str, str, str]) -> pa.Table:
-    return pa.table({
+@pytest.fixture(scope="module")
+def built(params) -> pa.Table:
+    """The antonymy set of the three census sentences, as the base test builds it."""
+    sources = (PASSED, LABEL_WRONG, UNGRAMMATICAL)
+    table = pa.table({
         "uid": [uid for uid, _, _ in sources],
         "premise": [text if side == "premise" else "" for _, side, text in sources],
         "hypothesis": [text if side == "hypothesis" else "" for _, side, text in sources],
     })  # fmt: skip
+    counts = RowCounts(unit="sentence")
+    rows = make_generator("antonymy", params).generate(table, Context("mnli", "dev_matched", "en", 2018), counts)
+    return rows_to_table(list(rows))
+
+
+def _of(table: pa.Table, *sources: tuple[str, str, str]) -> pa.Table:
+    """The rows of ``table`` built from ``sources``."""
+    return table.filter(pa.array([uid in {u for u, _, _ in sources} for uid in table["source_uid"].to_pylist()]))
 
 
 def _reviewed(params: dict[str, Any], review: Any = CENSUS, **settings: Any) -> Any:
@@ -50,9 +62,10 @@ def _reviewed(params: dict[str, Any], review: Any = CENSUS, **settings: Any) -> 
     return make_generator("antonymy_reviewed", deep_merge(params, {"stress": {"tests": {"antonymy_reviewed": test}}}))
 
 
-def _run(generator: Any, table: pa.Table, split: str = "dev_matched") -> tuple[list[Any], RowCounts]:
+def _run(generator: Any, table: pa.Table, dataset: str = "mnli/dev_matched") -> tuple[list[Any], RowCounts]:
     counts = RowCounts(unit=generator.unit)
-    rows = list(generator.generate(table, Context("mnli", split, "en", 2018), counts))
+    name, split = dataset.split("/")
+    rows = list(generator.generate(table, Context(name, split, "en", 2018), counts))
     counts.check()
     return rows, counts
 
@@ -65,26 +78,27 @@ def test_the_census_answers_of_these_rows_are_as_the_cases_say():
     assert answers == {PASSED[0]: ("yes", "yes"), LABEL_WRONG[0]: ("no", "yes"), UNGRAMMATICAL[0]: ("yes", "no")}
 
 
-def test_only_rows_every_judge_passed_are_kept(params):
+def test_only_rows_every_judge_passed_are_kept(params, built):
     generator = _reviewed(params)
-    rows, counts = _run(generator, _table(PASSED, LABEL_WRONG, UNGRAMMATICAL))
+    rows, counts = _run(generator, built)
     assert [r.hypothesis for r in rows] == ["It is absolutely incorrect."]
     # the row keeps the base test's uid and provenance: it is the judged row itself
     assert rows[0].uid == "antonymy:mnli:dev_matched:1003:hypothesis:3"
     assert rows[0].perturbation == "antonymy"
     assert counts.as_dict() == {"unit": "row", "input": 3, "kept": 1, "dropped": {
         DROP_BY_ANSWER["label_correct"]: 1, DROP_BY_ANSWER["grammatical"]: 1}}  # fmt: skip
-    stats = generator.extra_stats()
-    assert stats["review"]["path"] == str(CENSUS) and stats["review"]["rows"] == len(read_csv(CENSUS))
-    assert stats["base"]["test"] == "antonymy" and stats["base"]["rows"]["kept"] == 3
+    stats = generator.extra_stats()["review"]
+    assert stats["path"] == str(CENSUS) and stats["rows"] == len(read_csv(CENSUS))
+    # the kept row is the base set's row, to the byte
+    assert rows_to_table(rows) == _of(built, PASSED)
 
 
-def test_require_names_the_answers_a_row_must_have(params):
-    rows, counts = _run(_reviewed(params, require=["label_correct"]), _table(PASSED, LABEL_WRONG, UNGRAMMATICAL))
+def test_require_names_the_answers_a_row_must_have(params, built):
+    rows, counts = _run(_reviewed(params, require=["label_correct"]), built)
     assert len(rows) == 2 and counts.dropped == {DROP_BY_ANSWER["label_correct"]: 1}
 
 
-def test_a_row_built_with_other_text_than_was_judged_is_not_kept(params, tmp_path):
+def test_a_row_built_with_other_text_than_was_judged_is_not_kept(params, built, tmp_path):
     """A base generator that changed its edit cannot inherit the old row's "yes"."""
     review = tmp_path / "census.csv"
     with CENSUS.open(encoding="utf-8") as handle:
@@ -98,23 +112,23 @@ def test_a_row_built_with_other_text_than_was_judged_is_not_kept(params, tmp_pat
         writer = csv.DictWriter(handle, list(records[0]), quoting=csv.QUOTE_ALL)
         writer.writeheader()
         writer.writerows(records)
-    rows, counts = _run(_reviewed(params, review), _table(PASSED, UNGRAMMATICAL))
+    rows, counts = _run(_reviewed(params, review), _of(built, PASSED, UNGRAMMATICAL))
     assert rows == [] and counts.dropped == {DROP_UNJUDGED: 1, DROP_UNANSWERED: 1}
 
 
-def test_a_split_without_a_review_is_a_one_line_error(params):
-    with pytest.raises(ConfigError, match=r"antonymy_reviewed\.reviews: no review of mnli/dev_mismatched "
-                                          r"\(reviewed: mnli/dev_matched\)"):  # fmt: skip
-        _run(_reviewed(params), _table(PASSED), split="dev_mismatched")
+def test_a_split_without_a_review_is_a_one_line_error(params, built):
+    with pytest.raises(ConfigError, match=r"antonymy_reviewed\.reviews: no review of snli/dev "
+                                          r"\(reviewed: mnli/dev_matched, mnli/dev_mismatched\)"):  # fmt: skip
+        _run(_reviewed(params), built, dataset="snli/dev")
 
 
-def test_a_bad_answer_in_the_review_names_its_line(params, tmp_path):
+def test_a_bad_answer_in_the_review_names_its_line(params, built, tmp_path):
     review = tmp_path / "census.csv"
     lines = CENSUS.read_text(encoding="utf-8").splitlines()
     lines[2] = lines[2].replace('"yes","yes"', '"maybe","yes"', 1)
     review.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"census\.csv, line 3: column 'label_correct': expected yes or no"):
-        _run(_reviewed(params, review), _table(PASSED))
+        _run(_reviewed(params, review), built)
 
 
 @pytest.mark.parametrize(("settings", "message"), [
@@ -144,8 +158,34 @@ def test_a_reviewed_test_listed_for_a_split_it_has_no_review_of_fails_before_any
     from nlistress.config import test_targets
 
     assert ("antonymy_reviewed", "mnli", "dev_matched") in test_targets(params, "stress")
-    listed = deep_merge(params, {"stress": {"sets": {"mnli/dev_mismatched": ["antonymy", "antonymy_reviewed"]}}})
-    with pytest.raises(ConfigError, match=r"stress\.sets\.mnli/dev_mismatched: test 'antonymy_reviewed' has no "
-                                          r"review of mnli/dev_mismatched \(stress\.tests\.antonymy_reviewed\.reviews "
-                                          r"names mnli/dev_matched\)"):  # fmt: skip
+    listed = deep_merge(params, {"stress": {"sets": {"snli/dev": ["antonymy", "antonymy_reviewed"]}}})
+    with pytest.raises(ConfigError, match=r"stress\.sets\.snli/dev: test 'antonymy_reviewed' has no "
+                                          r"review of snli/dev \(stress\.tests\.antonymy_reviewed\.reviews "
+                                          r"names mnli/dev_matched, mnli/dev_mismatched\)"):  # fmt: skip
         test_targets(listed, "stress")
+
+
+def test_perturb_reads_the_base_set_and_counts_every_row(params, built, tmp_path):
+    from nlistress.manifest import manifest_path
+    from nlistress.perturb.runner import build_set
+
+    base = tmp_path / "mnli_dev_matched.parquet"
+    pq.write_table(built, base)
+    manifest = build_set("antonymy_reviewed", base, tmp_path / "reviewed.parquet", params)
+    assert manifest["source"]["path"] == str(base) and manifest["rows"]["input"] == built.num_rows
+    assert manifest["output_rows"] == manifest["rows"]["kept"] == 1
+    assert manifest["params"]["settings"]["base"] == "antonymy"
+    assert manifest_path(tmp_path / "reviewed.parquet").is_file()
+
+
+def test_perturb_refuses_anything_but_a_built_set(params, tmp_path):
+    from nlistress.perturb.runner import build_set
+
+    source = SHARED_DATA / "snli/snli_1.0_dev.jsonl"
+    with pytest.raises(DataError, match=r"snli_1\.0_dev\.jsonl: expected a test set \(\.parquet\)"):
+        build_set("antonymy_reviewed", source, tmp_path / "x.parquet", params)
+    canonical = tmp_path / "canonical.parquet"
+    pq.write_table(pa.table({"uid": ["a"], "premise": ["p"], "hypothesis": ["h"]}), canonical)
+    with pytest.raises(DataError, match=r"canonical\.parquet: missing column\(s\) source_uid, perturbation, "):
+        build_set("antonymy_reviewed", canonical, tmp_path / "x.parquet", params)
+    assert not (tmp_path / "x.parquet").exists()

@@ -33,18 +33,19 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     # 3 SNLI + 3 MNLI + 9 ANLI + 3 OCNLI + 3 AQuA splits, and SciTail's and SICK's 3 each.
     assert counts["canonical"] == 27
     assert counts["canonical_index"] == 5
-    # Stress: 6 tests x 2 MNLI dev splits + 4 for OCNLI + 3 AQuA-RAT numerical sets (19);
+    # Stress: 7 tests x 2 MNLI dev splits (antonymy_reviewed among them) + 4 for OCNLI + 3
+    # AQuA-RAT numerical sets (21);
     # permutations: 5 variants for MNLI dev-matched + 2 for 7 other splits (19);
     # word-pair swaps: 4 experiments on SNLI train. Every set has an audit and a card.
-    assert counts["test_set"] == counts["set_card"] == counts["set_audit"] == 42
+    assert counts["test_set"] == counts["set_card"] == counts["set_audit"] == 44
     assert counts["augment_set"] == 2  # negation twins and permuted copies of MNLI train
     assert counts["minitree_stat"] == 1 and counts["minitree_scores"] == 7  # English splits
     assert counts["antonym_lexicon"] == 1  # the WordNet antonym list, read by both antonym sets
     # Hypothesis-only baselines: one model per artifacts.baselines dataset (SNLI, MNLI, SciTail,
     # SICK), run on its two evaluation splits and on each generated set of SNLI and MNLI
-    # (12 stress, 11 permuted, 4 swap sets).
+    # (14 stress, 11 permuted, 4 swap sets).
     assert counts["baseline_train"] == 4 and counts["baseline_predict"] == 8
-    assert counts["set_hypothesis_only"] == 27
+    assert counts["set_hypothesis_only"] == 29
     assert counts["baselines"] == counts["report"] == 1
 
 

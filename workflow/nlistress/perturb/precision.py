@@ -91,7 +91,7 @@ HEDGES = frozenset(
         *("kinda", "sorta"),  # "That sounds kinda interesting to me"
         # frequency and degree: "often the best were minors" and "often the worst were minors"
         *("potentially", "often", "oftentimes", "sometimes", "occasionally", "frequently"),
-        *("partly", "partially", "mostly", "largely", "rarely"),
+        *("partly", "partially", "mostly", "largely", "rarely", "generally"),
     }
 )
 #: subordinators and verbs (lemmas) that put their clause outside what is asserted
@@ -421,7 +421,10 @@ def in_quotes(token: Any) -> bool:
 #: difficult to treat received a mean score of 6.25", "the claim that prices are high")
 CONTENT_NOUNS = frozenset(
     {"statement", "claim", "idea", "notion", "belief", "assertion", "view", "theory", "hypothesis",
-     "rumor", "rumour", "argument", "proposition", "suggestion", "myth", "saying", "slogan", "motto"}
+     "rumor", "rumour", "argument", "proposition", "suggestion", "myth", "saying", "slogan", "motto",
+     # what someone was led to think or fears: "created the impression that the scramble was a
+     # logical response"
+     "impression", "assumption", "illusion", "perception", "allegation", "suspicion", "fear"}
 )
 
 
