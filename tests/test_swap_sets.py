@@ -240,13 +240,15 @@ def test_shared_override_builds_swap_sets_from_snli_dev():
 
 @pytest.mark.parametrize("test", TESTS)
 def test_the_committed_review_judges_the_bytes_that_build_today(built, test):
-    """Each swap set's reviews in reviews/ (its sample and, for the antonym sets, its census)
-    name the sha256 this build gives; a sample's rows are rows of the set and a census's are
-    all of them: a filter change must come with its judgements updated."""
+    """Each swap set's reviews (its sample and, for the antonym sets, its census; in
+    reviews/blind its blind sample and strict pass) name the sha256 this build gives; a
+    sample's rows are rows of the set and a census's are all of them: a filter change must
+    come with its judgements updated."""
     out, _, rows = built["sets"][test]
     built_rows = {(r["uid"], r["premise"], r["hypothesis"]) for r in rows}
     summaries = sorted((ROOT / "reviews/swap" / test).glob("snli_dev*.json"))
     assert summaries
+    summaries += sorted((ROOT / "reviews/blind/swap" / test).glob("snli_dev*.json"))  # blind and strict
     for path in summaries:
         summary = json.loads(path.read_text(encoding="utf-8"))
         assert [s["sha256"] for s in summary["sets"]] == [sha256_file(out)], path.name
