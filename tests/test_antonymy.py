@@ -131,7 +131,7 @@ def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
     built = tmp_path / "mnli_dev_matched.parquet"
     pq.write_table(rows_to_table(rows), built)
     summaries = sorted((ROOT / "reviews").glob("**/antonymy/mnli_dev_matched*.json"))
-    assert len(summaries) == 6  # census, sample, blind sample, second judge, strict recheck, strict pass
+    assert len(summaries) == 7  # census, sample, blind sample, second judge, strict recheck, strict pass, third judge
     for path in summaries:
         summary = json.loads(path.read_text(encoding="utf-8"))
         again = import_review(path.with_suffix(".csv"), built, tmp_path / path.name)
