@@ -190,13 +190,13 @@ def test_chain(test):
 
 def set_config(w):
     """The config a set job needs: its family's settings and test (and a reviewed test's
-    base test), resources, the dataset, and the top-level sections its generators declare
-    they read (`shared_sections`)."""
+    base test, whose settings it checks), resources, the dataset, and the top-level sections
+    its generator declares it reads (`shared_sections`)."""
     family = family_of(w.test)
     section = {k: v for k, v in config[family].items() if k not in ("sets", "augment", "tests")}
     tests = {t: config[family]["tests"][t] for t in test_chain(w.test)}
-    shared = {name: config.get(name, {}) for t in tests.values()
-              for name in generator_class(t["generator"]).shared_sections}  # fmt: skip
+    generator = generator_class(tests[w.test]["generator"])
+    shared = {name: config.get(name, {}) for name in generator.shared_sections}
     return config_json(
         **{family: {**section, "tests": tests}},
         **shared,

@@ -174,7 +174,7 @@ def test_perturb_reads_the_base_set_and_counts_every_row(params, built, tmp_path
     manifest = build_set("antonymy_reviewed", base, tmp_path / "reviewed.parquet", params)
     assert manifest["source"]["path"] == str(base) and manifest["rows"]["input"] == built.num_rows
     assert manifest["output_rows"] == manifest["rows"]["kept"] == 1
-    assert manifest["params"]["settings"]["base"] == "antonymy"
+    assert manifest["params"]["settings"]["base"] == "antonymy" and manifest["params"]["mode"] == "reviewed"
     assert manifest_path(tmp_path / "reviewed.parquet").is_file()
 
 

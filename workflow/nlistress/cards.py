@@ -50,8 +50,6 @@ def _examples(set_path: Path, n: int = 3) -> list[dict[str, Any]]:
 
 def _mode_key(run: Mapping[str, Any], generator: Any) -> str:
     """The ``MODES`` entry of a set: its mode, and for a default-mode set whether a paper mode exists."""
-    if run.get("generator") == "reviewed":
-        return "reviewed"
     mode = run.get("mode", generator.mode)
     return "precise_only" if mode == "precise" and not run.get("paper_generator") else mode
 

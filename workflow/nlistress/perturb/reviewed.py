@@ -44,6 +44,7 @@ class Reviewed(Generator):
     name: ClassVar[str] = "reviewed"
     reads: ClassVar[str] = "set"
     unit: ClassVar[str] = "row"
+    mode: ClassVar[str] = "reviewed"
     settings_keys: ClassVar[tuple[str, ...]] = ("base", "reviews", "require")
     tests_for: ClassVar[str] = (
         "The rows of another test's default build that people judged one by one, kept only where "
