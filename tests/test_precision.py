@@ -127,6 +127,8 @@ ANTONYMY_DROPPED = [
 ]
 ANTONYMY_KEPT = [
     ("The air is warm.", "The air is cool."),
+    # "even" as an adjective (which the parser tags as an adverb) is no scalar particle
+    ("well, you're aware that the floor wasn't even", "well, you're unaware that the floor wasn't even"),
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
     ("He was very tall.", "He was very short."),
     ("He is very sure of himself.", "He is very unsure of himself."),
@@ -349,6 +351,11 @@ ANTONYMY_EDITS_REJECTED = [
      "Now political debate died down in Calcutta especially, where Karl Marx was loved.", "existential_scope"),
     ("everybody in the USA is approved already", "everybody in the USA is disapproved already",
      "existential_scope"),
+    # ... and by its grammar faults: a scalar "even" anywhere in the sentence
+    ("We have cable, but even that is useless.", "We have cable, but even that is useful.",
+     "comparison_standard"),
+    ("You'll even be able to consult a traditional herbalist to cure your ailments.",
+     "You'll even be unable to consult a traditional herbalist to cure your ailments.", "comparison_standard"),
 ]
 
 
@@ -879,6 +886,10 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ("They are the best team in the league, by they are not my favorite.",
          "preposition 'by' before a clause"),
         ("He's definitely afraid of losing he's No.", "a capital 'No' inside a clause"),
+        # ... and in the census of the 507-pair build: a quotation closed alone, a footnote number
+        ('Anyway, she was found dead this morning."', "unmatched quotation mark"),
+        ("5 The share of gross national saving used to replace depreciated capital has increased "
+         "over the past 40 years.", "footnote number before the sentence"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -950,6 +961,9 @@ def test_source_grammar_frequency_bounds_come_from_params(params):
         "Reich refers to a chart that he misunderstood.",
         # a subject pronoun before its verb, which the tagger reads as a noun
         "He gestures towards a nearby car .",
+        # quotation marks in pairs; a number that is the subject's own
+        '"An egg has got to hatch," he said.',
+        "6 cents are used for domestic investment.",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -100,7 +100,7 @@ def test_antonym_swap_cards_state_the_held_out_judgement(hypernym_set):
     params, _ = hypernym_set
     in_situ = make_generator("antonym_in_situ", params).card_notes({})
     ex_situ = make_generator("antonym_ex_situ", params).card_notes({})
-    assert "98.4% of the 63 labelled right (rule labels 32 of 33" in in_situ
+    assert "98.0% of the 51 labelled right (rule labels 20 of 21" in in_situ
     assert "100% of the labels right, 86.0% grammatical" in ex_situ
     # every relation and context the schema allows has its held-out judgement
     schema = yaml.safe_load((ROOT / "workflow/nlistress/schemas/params.schema.yaml").read_text(encoding="utf-8"))

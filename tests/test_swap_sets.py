@@ -25,7 +25,7 @@ from nlistress.labels import LABELS
 from nlistress.perturb.runner import build_set
 from nlistress.review import import_review
 from nlistress.swap.factors import polarity
-from nlistress.swap.generators import LABEL_RULES
+from nlistress.swap.generators import LABEL_RULES, SwapPairs
 from nlistress.swap.index import PairIndex
 from nlistress.swap.lexicons import (
     read_antonym_file,
@@ -145,9 +145,14 @@ def test_labels_are_derived_only_by_named_rules_and_never_guessed(built):
             assert params["label_rule"] in LABEL_RULES
         if status == "gold":
             assert row["experiment"] in ("I_A", "I_H") and not row["gold_label_changed"]
-    assert {r["label"] for r in rows if r["experiment"] in ("I_A", "I_TA1", "E_A", "E_TA")} == {
+    labelled = ("I_A", "I_TA1", "E_A", "E_TA")
+    assert {r["label"] for r in rows if r["experiment"] in labelled and r["label_status"] != "needs_annotation"} == {
         "contradiction"
     }
+    # an I_TA1 row is left to annotators only where its scenes share no content word
+    withheld = [json.loads(r["perturbation_params"]) for r in rows
+                if r["experiment"] in labelled and r["label_status"] == "needs_annotation"]
+    assert withheld and all(p["experiment"] == "I_TA1" and p["shared_context"] is False for p in withheld)
     by_rule = [r for r in rows if r["experiment"] == "I_TH" and r["label_status"] == "rule"]
     assert by_rule and all(
         r["label"] == "neutral" and r["relation"] == "hyponym" and r["gold_label_changed"]
@@ -156,6 +161,38 @@ def test_labels_are_derived_only_by_named_rules_and_never_guessed(built):
     assert {r["label_status"] for r in rows if r["experiment"] in ("I_TA2", "I_TA3", "E_H", "E_TH")} == {
         "needs_annotation"
     }
+
+
+def test_i_ta1_between_unrelated_scenes_is_left_to_annotators(built, tmp_path):
+    """Real SNLI dev contradictions: "A man is roller-skating down the wall" / "A woman is
+    paying for lunch" share no content word besides the pair, so SNLI's contradiction rests on
+    reading both captions as one photo (a strict judge called the swapped row neutral), and
+    no rule labels it; "The man ... has a condom on his head" / "... on his foot" shares
+    "man" and "condom", and keeps the rule's contradiction. Switched off, every I_TA1 row is
+    the rule's again (the paper)."""
+    _, manifest, rows = built["sets"]["antonym_in_situ"]
+    ta1 = {r["source_uid"]: r for r in rows if r["experiment"] == "I_TA1"}
+    unrelated, related = ta1["snli:dev:5682"], ta1["snli:dev:1096"]
+    assert unrelated["hypothesis"] == "A man is paying for lunch ."
+    assert (unrelated["label"], unrelated["label_status"]) == (None, "needs_annotation")
+    assert json.loads(unrelated["perturbation_params"])["shared_context"] is False
+    assert (related["label"], related["label_status"]) == ("contradiction", "rule")
+    withheld = sum(r["experiment"] == "I_TA1" and r["label_status"] == "needs_annotation" for r in rows)
+    assert manifest["stats"]["I_TA1_without_shared_context"] == withheld == 22
+    assert "I_TA1 rows between unrelated scenes" in card_notes_of("antonym_in_situ", built, manifest)
+    paper = deep_merge(built["params"], {"swap": {"rule_needs_shared_context": False}})
+    out = tmp_path / "paper.parquet"
+    again = build_set("antonym_in_situ", built["dev"], out, paper)
+    assert "I_TA1_without_shared_context" not in again["stats"]
+    rows = {r["uid"]: r for r in pq.read_table(out).to_pylist()}
+    assert rows[unrelated["uid"]]["label_status"] == "rule"
+    assert rows[unrelated["uid"]]["label"] == "contradiction"
+
+
+def card_notes_of(test: str, built: dict[str, Any], manifest: dict[str, Any]) -> str:
+    """The card notes the generator of ``test`` writes for ``manifest``."""
+    settings = built["params"]["swap"]["tests"][test]
+    return SwapPairs(test, settings, built["params"]).card_notes(manifest)
 
 
 def test_pair_ids_link_every_transformed_row_to_one_control_row(built):

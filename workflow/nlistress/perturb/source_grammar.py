@@ -108,6 +108,8 @@ PLURALIA = frozenset({"scissors", "pants", "jeans", "trousers", "shorts", "plier
 _PREPOSITIONS_ONLY = frozenset({"by", "of", "from", "at", "into", "onto"})
 #: subject pronouns that, unlike "we" and "you" ("we Americans"), never stand before a noun
 _THIRD_PERSON_SUBJECTS = frozenset({"he", "she", "they"})
+#: a number cut from a footnote or list before a sentence's first word: "5 The share of ..."
+_FOOTNOTE = re.compile(r"\s*\d+\s+(?:The|A|An|In|It|This|These|Those|There|We|They|He|She)\b")
 #: word pairs no English sentence has ("beside of a dog", "since of the pain")
 _BAD_BIGRAMS = frozenset({("beside", "of"), ("since", "of"), ("despite", "of"), ("among", "of")})
 
@@ -367,12 +369,18 @@ class SourceGrammar:
 
     @staticmethod
     def _text_faults(span: Any) -> list[str]:
-        """A sentence ending in a comma, a currency sign after its number."""
+        """A sentence ending in a comma, a currency sign after its number, a quotation mark
+        left open or closed alone, a footnote number before the first word."""
         out = []
-        if span.text.rstrip().endswith(","):
+        text = span.text
+        if text.rstrip().endswith(","):
             out.append("ends in a comma")  # "A girl stands near a clothing rack ,"
-        if re.search(r"\d\$", span.text):
+        if re.search(r"\d\$", text):
             out.append("currency sign after the number")  # "give 3$ to Christopher"
+        if text.count('"') % 2 or text.count("\u201c") != text.count("\u201d"):
+            out.append("unmatched quotation mark")  # "Anyway, she was found dead this morning.\""
+        if _FOOTNOTE.match(text):
+            out.append("footnote number before the sentence")  # "5 The share of gross national saving"
         return out
 
     def _spelling_faults(self, t: Any) -> list[str]:

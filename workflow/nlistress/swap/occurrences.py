@@ -99,6 +99,8 @@ _NUMBER_WORDS = frozenset(
      "many", "few", "these", "those", "both", "multiple", "various", "numerous"}
 )
 _AGE_UNITS = frozenset({"year", "years", "month", "months", "week", "weeks", "day", "days"})
+#: parts of speech whose words say what a sentence is about (shared context, below)
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"})
 
 
 class OccurrenceFilter:
@@ -132,6 +134,26 @@ class OccurrenceFilter:
         if text not in self._docs:
             self.parse([text])
         return self._docs[text]
+
+    def content_lemmas(self, text: str, leave_out: frozenset[str]) -> set[str]:
+        """Lower-cased lemmas of ``text``'s content words that are not stop words, without the
+        words of ``leave_out`` (matched as written or as lemma)."""
+        return {
+            t.lemma_.lower()
+            for t in self.doc(text)
+            if t.pos_ in _CONTENT_POS and not t.is_stop
+            and t.lower_ not in leave_out and t.lemma_.lower() not in leave_out
+        }
+
+    def shares_context(self, premise: str, hypothesis: str, pair: frozenset[str]) -> bool:
+        """Premise and hypothesis share a content word besides the swapped ``pair``.
+
+        Without one ("A woman is roller-skating down the wall" / "A man is paying for
+        lunch"), SNLI's contradiction rests on its annotators reading both captions as one
+        photo: a reader of the text alone may take them for two people, and strict judges
+        split on such rows, so no rule decides the swapped row's label.
+        """
+        return bool(self.content_lemmas(premise, pair) & self.content_lemmas(hypothesis, pair))
 
     def pair_pos(self, a: str, b: str, relation: str) -> frozenset[str]:
         """WordNet parts of speech in which ``a`` and ``b`` stand in ``relation``.
