@@ -890,6 +890,11 @@ def test_a_spelling_error_never_makes_another_word(params, tmp_path):
         ('Anyway, she was found dead this morning."', "unmatched quotation mark"),
         ("5 The share of gross national saving used to replace depreciated capital has increased "
          "over the past 40 years.", "footnote number before the sentence"),
+        # ... and in the swap censuses: a described idiom noun with no article, a hyphen that
+        # joins an adjective to the noun heading its phrase
+        ("Interior scene of fairly full tour bus .", "no determiner on 'bus'"),
+        ("A smiling young girl with blond-hair , blue eyes , and a pink shirt , is holding a yellow "
+         "flower towards the viewer outside .", "hyphen in the noun phrase 'blond-hair'"),
     ],
 )
 def test_source_grammar_finds_errors_the_source_already_has(params, text, fault):
@@ -964,6 +969,10 @@ def test_source_grammar_frequency_bounds_come_from_params(params):
         # quotation marks in pairs; a number that is the subject's own
         '"An egg has got to hatch," he said.',
         "6 cents are used for domestic investment.",
+        # a hyphenated modifier, and a bare idiom noun as the idiom has it
+        "A worried blond-haired baby is sitting inside a large , shiny metal cooking pot that is on "
+        "top of an electric stove .",
+        "A man is singing on stage .",
     ],
 )
 def test_source_grammar_passes_well_formed_sentences(params, text):

@@ -38,7 +38,8 @@ _COUNTABLE_CLASSES = frozenset({"person.n.01", "animal.n.01"})
 #: people and animals are left out there, where bare nouns are roles and kinds ("ran for
 #: governor", "the eating of fish")
 _COUNTABLE_THINGS = frozenset(
-    {"natural_elevation.n.01", "implement.n.01", "vehicle.n.01", "container.n.01", "clothing.n.01"}
+    {"natural_elevation.n.01", "implement.n.01", "vehicle.n.01", "public_transport.n.01",
+     "container.n.01", "clothing.n.01"}
 )
 #: ... except the mass nouns among them
 _MASS_THINGS = frozenset(
@@ -410,7 +411,26 @@ class SourceGrammar:
             and _zipf(_english_frequencies().get(joined, 0.0)) >= self.bounds.rare_zipf
         ):
             out.append(f"{t.text} {following.text!r} for {joined!r}")  # "a ticket to Disney land"
+        if self._hyphenated_noun_phrase(t):
+            out.append(f"hyphen in the noun phrase {t.doc[t.i - 2].text + '-' + t.text!r}")  # "a boy with blond-hair"
         return out
+
+    def _hyphenated_noun_phrase(self, t: Any) -> bool:
+        """``t`` is a noun heading its phrase, joined by a hyphen to an adjective before it:
+        "a boy with blond-hair" for "blond hair". A hyphen makes such a pair one modifier
+        ("blond-haired", "a long-sleeve shirt"), which heads nothing; the compounds WordNet
+        lists ("high-five", "hot-dog") are left alone."""
+        if t.i < 2 or t.tag_ not in ("NN", "NNS") or t.dep_ in ("compound", "amod", "npadvmod"):
+            return False
+        hyphen, first = t.doc[t.i - 1], t.doc[t.i - 2]
+        if hyphen.text != "-" or hyphen.whitespace_ or first.whitespace_ or not first.is_alpha:
+            return False
+        return (
+            bool(self.wn.synsets(first.lower_, "a"))
+            and not self.wn.synsets(f"{first.lower_}_{t.lower_}")
+            and not self.wn.synsets(f"{first.lower_}-{t.lower_}")
+            and not self.wn.synsets(f"{first.lower_}{t.lower_}")
+        )
 
     def _not_a_noun(self, t: Any) -> bool:
         """A word WordNet knows only as a verb right after "a"/"an" ("dressed only in a pamper",
@@ -513,7 +533,10 @@ class SourceGrammar:
         if (
             t.tag_ == "NN" and t.dep_ == "pobj" and t.head.lower_ not in ("per", "by", "as", "for")
             and not (t.head.lower_ == "of" and t.head.head.lemma_.lower() in ("kind", "sort", "type"))
-            and t.lower_ not in BARE_NOUN_IDIOMS | _MASS_THINGS
+            and t.lower_ not in _MASS_THINGS
+            # an idiom's noun goes bare only as the idiom has it ("on stage", "in bed"), not
+            # described ("of fairly full tour bus")
+            and (t.lower_ not in BARE_NOUN_IDIOMS or any(c.dep_ in ("amod", "compound") for c in children))
             and not any(c.dep_ in ("det", "poss", "nummod", "predet", "quantmod", "cc", "conj") for c in children)
             and not (t.i + 1 < len(t.doc) and t.doc[t.i + 1].pos_ in ("PROPN", "NUM"))
             and self._is_countable(t.lemma_.lower(), _COUNTABLE_THINGS)
