@@ -30,6 +30,9 @@ rule test_set:
     output:
         table="data/sets/{family}/{test}/{dataset}_{split}.parquet",
         manifest="data/sets/{family}/{test}/{dataset}_{split}.manifest.json",
+    # a split has no dot, so "<split>.hyp_only.parquet" is set_hypothesis_only's alone
+    wildcard_constraints:
+        split="[A-Za-z0-9_-]+",
     params:
         config=set_config,
     resources:

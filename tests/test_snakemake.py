@@ -47,6 +47,12 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     assert counts["baseline_train"] == 4 and counts["baseline_predict"] == 8
     assert counts["set_hypothesis_only"] == 29
     assert counts["baselines"] == counts["report"] == 1
+    # A hypothesis-only file asked for by name is set_hypothesis_only's alone: test_set's split
+    # takes no dot, so "dev_matched.hyp_only" is no split it could claim (AmbiguousRuleException).
+    target = "data/sets/stress/antonymy/mnli_dev_matched.hyp_only.parquet"
+    proc = run_snakemake(tmp_path, "-n", target, "data/sets/stress/antonymy/mnli_dev_matched.card.md")
+    counts = job_counts(proc.stdout + proc.stderr)
+    assert counts["set_hypothesis_only"] == counts["test_set"] == counts["set_card"] == 1
 
 
 def _report_cells(path: Path) -> list[dict[str, str]]:

@@ -87,6 +87,32 @@ _UNIT_SYMBOLS = frozenset(
      "h", "yr", "yrs", "sec", "secs", "lb", "lbs", "oz", "ft", "mph", "kmph", "kph", "sq", "tv"}
 )
 _SINGULAR_DETS = frozenset({"a", "an", "this", "that", "each", "every", "another"})
+#: singular nouns that may take a plural verb: groups ("The staff are", "A number of people
+#: were"), parts and amounts ("The rest are"), and possessive pronouns the tagger reads as nouns
+_NOTIONAL_PLURALS = frozenset(
+    {"number", "majority", "minority", "lot", "couple", "pair", "group", "variety", "range", "series",
+     "percentage", "proportion", "fraction", "portion", "half", "quarter", "third", "rest", "remainder",
+     "total", "bulk", "plenty", "set", "kind", "sort", "type", "bunch", "handful", "host", "dozen",
+     "hundred", "thousand", "million", "billion", "family", "team", "staff", "crew", "police", "public",
+     "government", "audience", "committee", "jury", "board", "class", "crowd", "army", "company",
+     "band", "management", "council", "faculty", "personnel", "population", "youth", "clergy", "cattle",
+     "people", "media", "data", "none", "all", "each", "either", "neither", "one", "percent", "part",
+     "amount", "mass", "mixture", "array", "assortment", "collection", "selection", "sample", "body",
+     "community", "congress", "parliament", "party", "union", "club", "firm", "agency",
+     "administration", "press", "nation", "herd", "flock", "pack", "fleet", "choir", "orchestra",
+     "squad", "troop", "troupe", "cast", "gang", "trio", "duo", "quartet", "quintet", "ensemble",
+     "convention", "household", "generation", "mine", "yours", "his", "hers", "ours", "theirs"}
+)
+#: plurals spelt as the singular ("Fresh fish are for sale") and plurals the tagger reads as
+#: singular nouns ("The oxen are", "His headquarters were")
+_PLURAL_AS_SINGULAR = frozenset(
+    {"fish", "sheep", "deer", "salmon", "trout", "cod", "tuna", "carp", "aircraft", "spacecraft",
+     "offspring", "species", "series", "moose", "bison", "buffalo", "swine", "shrimp", "squid", "elk",
+     "oxen", "headquarters", "barracks", "means", "crossroads", "alumni", "criteria", "phenomena",
+     "bacteria", "fungi", "cacti", "police"}
+)
+#: verb forms only a plural (or "I"/"you") subject takes
+_PLURAL_VERB_FORMS = frozenset({"are", "were", "'re"})
 _PLURAL_WORDS = frozenset(
     {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
      "twenty", "hundred", "these", "those", "several", "many", "few", "both", "multiple"}
@@ -494,6 +520,8 @@ class SourceGrammar:
                 c.dep_ in ("conj", "cc") for c in subjects[0].children
             ):
                 out.append(f"{subjects[0].text!r} does not agree with {t.text!r}")
+        if self._plural_verb_for_singular(t):
+            out.append(f"singular {t.text!r} with the plural verb of {t.head.text!r}")  # "My choice of dishes were"
         if t.tag_ in ("VBZ", "VBP") and any(_past_time(c) for c in children) and not any(
             w.tag_ == "VBD" for w in t.sent
         ):
@@ -504,6 +532,32 @@ class SourceGrammar:
         ):
             out.append(f"gerund {t.text!r} with a plural verb")  # "Flaming are shooting"
         return out
+
+    @staticmethod
+    def _plural_verb_for_singular(t: Any) -> bool:
+        """``t`` is a singular common noun, the subject of "are"/"were"/"have": "My choice of
+        dishes were", "Concentration of greenhouse gases ... have increased", "The man are
+        pulling". Left alone: a subject after its verb or in a clause with "and"/"or" (the
+        parser often takes one conjunct for the subject), a noun before another noun (a
+        compound it split), a group or amount (``_NOTIONAL_PLURALS``), a plural the tagger
+        reads as a singular ("fish", "oxen": ``_PLURAL_AS_SINGULAR``) and a condition ("if it
+        were")."""
+        doc, verb = t.doc, t.head
+        if t.dep_ != "nsubj" or t.tag_ != "NN" or t.lower_ in _NOTIONAL_PLURALS:
+            return False
+        forms = [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))]
+        plural = [f for f in forms if f.lower_ in _PLURAL_VERB_FORMS or (f.lower_ == "have" and f.tag_ == "VBP")]
+        if not plural or any(f.i < t.i or f.tag_ == "MD" for f in plural):
+            return False
+        if any(w.dep_ == "cc" or w.lower_ in ("and", "or", "&") for w in doc[t.sent.start : verb.i]):
+            return False
+        if any(c.dep_ in ("conj", "nummod") for c in t.children) or any(
+            c.dep_ == "mark" and c.lower_ in ("if", "though", "as") for c in verb.children
+        ):
+            return False
+        if t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN"):
+            return False
+        return t.lower_ not in _PLURAL_AS_SINGULAR
 
     def _determiner_faults(self, t: Any, first_word: int) -> list[str]:
         """Articles missing or doubled: "on the side of hill", "the these roles", "remaining 20 students"."""
