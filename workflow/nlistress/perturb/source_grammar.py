@@ -107,9 +107,9 @@ _NOTIONAL_PLURALS = frozenset(
 #: singular nouns ("The oxen are", "His headquarters were")
 _PLURAL_AS_SINGULAR = frozenset(
     {"fish", "sheep", "deer", "salmon", "trout", "cod", "tuna", "carp", "aircraft", "spacecraft",
-     "offspring", "species", "series", "moose", "bison", "buffalo", "swine", "shrimp", "squid", "elk",
-     "oxen", "headquarters", "barracks", "means", "crossroads", "alumni", "criteria", "phenomena",
-     "bacteria", "fungi", "cacti", "police"}
+     "offspring", "species", "moose", "bison", "buffalo", "swine", "shrimp", "squid", "elk", "oxen",
+     "headquarters", "barracks", "means", "crossroads", "alumni", "criteria", "phenomena", "bacteria",
+     "fungi", "cacti"}
 )
 #: verb forms only a plural (or "I"/"you") subject takes
 _PLURAL_VERB_FORMS = frozenset({"are", "were", "'re"})
