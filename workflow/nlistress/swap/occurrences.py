@@ -135,7 +135,7 @@ class OccurrenceFilter:
             self.parse([text])
         return self._docs[text]
 
-    def content_lemmas(self, text: str, leave_out: frozenset[str]) -> set[str]:
+    def _content_lemmas(self, text: str, leave_out: frozenset[str]) -> set[str]:
         """Lower-cased lemmas of ``text``'s content words that are not stop words, without the
         words of ``leave_out`` (matched as written or as lemma)."""
         return {
@@ -153,7 +153,7 @@ class OccurrenceFilter:
         photo: a reader of the text alone may take them for two people, and strict judges
         split on such rows, so no rule decides the swapped row's label.
         """
-        return bool(self.content_lemmas(premise, pair) & self.content_lemmas(hypothesis, pair))
+        return bool(self._content_lemmas(premise, pair) & self._content_lemmas(hypothesis, pair))
 
     def pair_pos(self, a: str, b: str, relation: str) -> frozenset[str]:
         """WordNet parts of speech in which ``a`` and ``b`` stand in ``relation``.
