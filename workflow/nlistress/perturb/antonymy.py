@@ -148,9 +148,9 @@ except an indefinite article right before the word when the replacement needs
 the other one ("a patient man" -> "an impatient man"); both edits are recorded
 in the row's parameters.
 
-WordNet is asked once per (lemma, part of speech): whether any sense of the
-lemma has antonyms at all, and if so which senses and antonyms there are, so
-Lesk only runs for words that can be replaced.
+The WordNet side (senses, antonyms, prefix twins) is :mod:`.antonym_lexicon`; where
+the word stands in its parsed sentence is :mod:`.antonym_syntax`; this module holds
+the filters that read both, and the generator.
 """
 
 from __future__ import annotations
@@ -168,6 +168,8 @@ from ..labels import LABELS
 from ..manifest import RowCounts
 from ..progress import with_progress
 from ..resources import WORDNET_POS, spacy_pipeline, wordnet
+from . import antonym_syntax as syntax
+from .antonym_lexicon import WORD, AntonymLexicon, Entry, Sense
 from .base import Context, Generator, SetRow, row_rng
 from .precision import (
     SCOPE_FILTERS,
@@ -176,7 +178,6 @@ from .precision import (
     FilterSwitch,
     decisive,
     drop_reason,
-    falls_under,
     in_imperative_clause,
     is_passage,
     scope_reasons,
@@ -198,8 +199,6 @@ DROP_UNLISTED_VERB = "only verbs whose WordNet antonym verb_pairs does not list"
 _INFLECTED = {"NNS", "NNPS", "JJR", "JJS", "RBR", "RBS", "VBD", "VBG", "VBN", "VBZ"}
 # Comparative and superlative tags: "more"/"most" when the antonym has no such form.
 _GRADED = {"JJR": "more", "RBR": "more", "JJS": "most", "RBS": "most"}
-# A replaceable word: letters, possibly joined by hyphens or apostrophes.
-_WORD = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*")
 
 # Characters that join a word into a compound it should not be cut out of.
 _JOINERS = {"-", "/", "_"}
@@ -237,14 +236,6 @@ FILTERS = (*SENTENCE_FILTERS, "passage", "source_grammar", *SCOPE_FILTERS, *WORD
 # A rank before a superlative ("the second tallest", "3rd largest"): the ranking is counted
 # from the top, so its antonym ranks from the other end, against the thing ranked above.
 _RANK = re.compile(r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)")
-# Dependencies of a predicative adjective: "is dark", "seems happy", "made it possible".
-_PREDICATIVE = {"acomp", "attr", "oprd"}
-# Determiners and quantifiers under which a noun phrase may denote only some of its kind.
-_EXISTENTIAL = frozenset(
-    {"some", "many", "several", "few", "most", "various", "numerous", "certain", "any",
-     "more", "other", "lots", "lot", "plenty", "myriad", "couple", "number", "dozens", "hundreds",
-     "thousands", "millions", "both", "either", "such", "these", "those", "half"}
-)
 
 # Modifiers that make the adjective part of a comparison, a degree or a focus construction
 # ("as good as new", "strong enough", "how successful", "almost impossible", "only available").
@@ -301,12 +292,6 @@ _GOAL_NOUNS = frozenset(
 _IDIOM_VERBS = frozenset(
     {"come", "go", "run", "fall", "turn", "hold", "ring", "break", "cut", "play", "grow"}
 )
-# Universal quantifiers, whose restrictive clause says which things they range over.
-_UNIVERSAL = frozenset({"everybody", "everyone", "everything", "all", "every", "each", "anyone", "anybody"})
-# Verbs of a change into a state: "gets wet", "became ill", "turned cold".
-_CHANGE_VERBS = frozenset({"get", "become", "turn", "grow", "go"})
-# Conjunctions that set a clause against the one before ("important, but there are also ...").
-_CONTRAST = frozenset({"but", "yet"})
 # Adverbs that grade any adjective of their scale, so they grade its antonym as well ("very
 # useful", "very useless"). Any other "-ly" adverb on the word is a collocation of the word
 # alone: "acutely aware" -> "acutely unaware", "firmly closed" -> "firmly open",
@@ -325,18 +310,6 @@ _GENERAL_DEGREES = frozenset(
 _ABSENCE_DEGREES = frozenset(
     {"completely", "totally", "entirely", "utterly", "wholly", "relatively", "largely", "fully"}
 )
-# Feelings that take "for" in a sense their antonyms lack ("happy for Dave": glad on his
-# behalf; "happy for the cold air": grateful; "sad for").
-_FEELINGS = frozenset({"happy", "unhappy", "glad", "sad", "sorry"})
-# Interjections that agree with what follows ("Yes, that's absolutely true"): said of the
-# antonym they agree with nothing ("Yes, that's absolutely false").
-_AGREEMENT_WORDS = frozenset({"yes", "yeah", "yep"})
-# Subordinators of a cause ("as it was too difficult", "because he was distracted").
-_CAUSAL = frozenset({"because", "as", "since"})
-# Dependencies of a verb that states its clause: main, complement or adverbial. Not a relative
-# clause, which may say which thing is meant ("People who like giving speeches", "Programs to
-# increase efficiency"), nor an infinitive under another verb ("unable to maximize").
-_CLAUSE_HEADS = frozenset({"ROOT", "ccomp", "advcl"})
 # Additive adverbs: the clause says again what another part of the text said ("he hated her
 # as well", "I agree with that too"), so its antonym leaves the addition without its match.
 _ADDITIVE = frozenset({"too", "also", "either"})
@@ -344,25 +317,16 @@ _ADDITIVE = frozenset({"too", "also", "either"})
 # or compare ("like him even more now", "like rock music the best" -> "dislike ... the best").
 _VERB_DEGREES = frozenset({"more", "less", "most", "least", "best", "better", "worst", "worse", "somewhat",
                            "partly", "partially", "slightly", "mostly", "largely", "half"})
-# How a degree attaches to a verb: an adverb, or a noun phrase used as one ("the best").
-_DEGREE_DEPS = frozenset({"advmod", "npadvmod"})
 # Quantifiers the parser reads as adjectives ("won many MMA fights").
 _SOME_OF = frozenset({"many", "several", "numerous", "various", "few"})
-# Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
-_SOME_ONE = frozenset({"something", "someone", "somebody", "some"})
 # Verbs of an attitude: said in the passive without its holder ("where Karl Marx was hated",
 # "everybody is approved already"), the attitude may be some people's, and its antonym others'.
 _ATTITUDE_VERBS = frozenset({"like", "dislike", "love", "hate", "approve", "disapprove", "respect",
                              "disrespect"})
 # Verbs of a contest, whose object must be one ("won the war" / "lost the war", not "won power").
 _CONTEST_VERBS = frozenset({"win", "lose"})
-# WordNet classes of what is won or lost: a contest, a war or battle, an election, a lawsuit.
-_CONTESTS = frozenset({"contest.n.01", "military_action.n.01", "war.n.01", "election.n.01", "lawsuit.n.01",
-                       "game.n.01", "game.n.02"})
 # Prepositions of a reason for a feeling ("hated her for her smile", "out of jealousy").
 _REASON_PREPOSITIONS = frozenset({"for", "out"})
-# Subordinators of a concession ("older even though she was only eighteen").
-_CONCESSIVE = frozenset({"though", "although", "whereas"})
 # Adjectives that before a noun name a period or a former state, not a time relative to another
 # ("an important early material", "the late president").
 _PERIOD_ADJECTIVES = frozenset({"early", "late"})
@@ -377,64 +341,13 @@ _APPLIES_TO = frozenset({"of", "about", "for"})
 # ... and so does "especially true" ("This is especially true on Menorca": it applies most
 # there); "especially false" has no such sense.
 _FOCUS = frozenset({"especially", "particularly", "equally", "doubly"})
-# How often: a property of some occasions, whose antonym may hold on others ("is sometimes
-# available" and "is sometimes unavailable"; "successfully invaded hundreds of times").
-_FREQUENCY_ADVERBS = frozenset(
-    {"sometimes", "often", "frequently", "occasionally", "repeatedly", "rarely", "seldom"}
-)
-# Subordinators and prepositions that place an event before or after a state ("smiled after
-# being satisfied", "named after India became independent"): the state held at some time, and
-# its antonym may have held at another ("after being dissatisfied" is true as well).
-_TIME_ORDER = frozenset({"after", "before", "once", "until", "till"})
-# Determiners of a noun phrase that refers to a thing known to the reader: a restrictive
-# relative clause on it says which thing is meant ("the problems that were available").
-_DEFINITE = frozenset({"the", "this", "that", "these", "those"})
-# WordNet attributes of physical adjectives, which only physical things have.
-_PHYSICAL_PROPERTIES = frozenset(
-    {"physical_property.n.01", "visual_property.n.01", "fullness.n.01", "fullness.n.03"}
-)
-_PERSON_PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "me", "him", "her", "us", "them"})
-_PERSON_INDEFINITES = frozenset(
-    {"anyone", "anybody", "someone", "somebody", "everyone", "everybody", "nobody", "no-one"}
-)
 # A WordNet gloss that restricts a sense to people: "(used especially of persons)".
 _PERSON_GLOSS = re.compile(r"\b(?:persons?|people)\b")
-# Negative prefixes of English adjectives, and words that only look prefixed or negated
-# ("invaluable" is not "not valuable", "inflammable" means "flammable").
-_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis")
-_FALSE_PREFIXES = frozenset(
-    {"invaluable", "valuable", "inflammable", "flammable", "infamous", "famous", "indifferent",
-     "different", "disinterested", "interested", "impassive", "passive", "inhabitable",
-     "habitable", "unless", "less", "important", "portant", "impressive", "pressive", "unique",
-     "union", "universal", "until", "intense", "tense", "imminent", "minent", "disposable",
-     "posable", "innocent", "nocent", "inside", "side", "ill", "disgusting", "gusting",
-     "distant", "tant", "disturbing", "turbing", "unit", "income", "come", "illegal"}
-)
 # Nouns that make an adjective a quantity ("a good amount", "a great deal", "a large number").
 _QUANTITY_NOUNS = frozenset(
     {"amount", "deal", "number", "lot", "bit", "majority", "minority", "part", "portion",
      "share", "percentage", "proportion", "quantity", "sum", "total", "range", "variety"}
 )
-
-
-@dataclass(frozen=True)
-class _Sense:
-    """One WordNet sense of a lemma and the antonyms of that lemma in it."""
-
-    lemma: Any  # nltk Lemma of the word in this synset
-    antonyms: tuple[Any, ...]  # nltk Lemmas, sorted by (name, synset)
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """What WordNet knows about one (lemma, pos): its senses for Lesk, and which have antonyms."""
-
-    synsets: tuple[Any, ...]
-    senses: Mapping[str, _Sense]  # synset name -> sense, only senses with antonyms
-    #: the antonym lemma name with the largest share of the lemma's SemCor frequency, and the share
-    dominant: tuple[str, float]
-    #: index in ``synsets`` of the lemma's most frequent sense (SemCor counts; WordNet order breaks ties)
-    most_frequent: int
 
 
 @dataclass(frozen=True)
@@ -446,7 +359,7 @@ class _Candidate:
     tag: str
     pos: str
     inflected: bool  # the word is an inflected form of its lemma ("days", "happier")
-    sense: _Sense
+    sense: Sense
     synset: str
     article: tuple[int, int, str] | None  # an indefinite article right before the word
     position: str  # predicative, attributive or other
@@ -489,92 +402,22 @@ class Antonymy(Generator):
         self.min_sense_count = get("min_sense_count", 1)
         self.min_antonym_share = float(get("min_antonym_share", 0.85))
         self.min_antonym_zipf = float(get("min_antonym_zipf", 0.0))
-        self.prefix_antonyms = get("prefix_antonyms", True)
         # Most WordNet verb antonyms name the converse or the undoing of an event ("buy"/"sell",
         # "tie"/"untie", "come"/"go"), which the same sentence can state together with the
         # original: a verb is replaced only by a partner listed here, in either direction.
         self.verb_pairs = frozenset(
             (a.lower(), b.lower()) for first, second in get("verb_pairs", []) for a, b in ((first, second), (second, first))
         )
+        self.lexicon = AntonymLexicon(self.verb_pairs, get("prefix_antonyms", True))
         self.word_sense = get("word_sense", "lesk")
-        self._entries: dict[tuple[str, str, bool], _Entry | None] = {}
         self._compounds: dict[str, bool] = {}
-        self._physical_senses: dict[str, bool] = {}
-        self._relational_lemmas: dict[str, bool] = {}
         self._grammar: SourceGrammar | None = None
         #: candidate words rejected by each filter in the last ``generate``
         self.rejected: Counter[str] = Counter()
 
     # -- WordNet -----------------------------------------------------------
 
-    def _entry(self, wn: Any, lemma: str, wn_pos: str, any_verb: bool = False) -> _Entry | None:
-        """Senses of ``lemma`` for Lesk, or None when no sense of it has an antonym (cached);
-        a verb's antonym only from ``verb_pairs`` unless ``any_verb``."""
-        key = (lemma, wn_pos, any_verb)
-        if key in self._entries:
-            return self._entries[key]
-        entry = None
-        name = lemma.replace(" ", "_")
-        synsets = tuple(wn.synsets(name, wn_pos))
-        senses: dict[str, _Sense] = {}
-        weight: Counter[str] = Counter()
-        frequency: list[int] = []
-        for synset in synsets:
-            frequency.append(0)
-            for lem in synset.lemmas():
-                if lem.name().lower() != name:
-                    continue
-                frequency[-1] = lem.count()
-                antonyms = sorted(
-                    (a for a in lem.antonyms()
-                     if a.name().lower() != name and (any_verb or self._listed(name, a, wn_pos))),
-                    key=lambda a: (a.name(), a.synset().name()),
-                )
-                if antonyms:
-                    senses[synset.name()] = _Sense(lem, tuple(antonyms))
-                    # The word's frequency in this sense, shared among its antonyms by their
-                    # own frequency ("early": late 33, middle 1).
-                    own = [a.count() + 1 for a in antonyms]
-                    for antonym, n in zip(antonyms, own, strict=True):
-                        weight[antonym.name().lower()] += lem.count() * n / sum(own)
-                break
-        most_frequent = max(range(len(synsets)), key=lambda i: (frequency[i], -i)) if synsets else 0
-        if synsets and synsets[most_frequent].name() not in senses and self.prefix_antonyms:
-            derived = self._prefix_antonym(wn, name, wn_pos, synsets[most_frequent])
-            if derived is not None and (any_verb or self._listed(name, derived.antonyms[0], wn_pos)):
-                senses[synsets[most_frequent].name()] = derived
-                weight[derived.antonyms[0].name().lower()] += max(derived.lemma.count(), 1)
-        if senses:
-            total = sum(weight.values())
-            top = min(weight, key=lambda a: (-weight[a], a))
-            entry = _Entry(
-                synsets, senses, (top, weight[top] / total if total else 0.0), most_frequent
-            )
-        self._entries[key] = entry
-        return entry
-
-    def _listed(self, name: str, antonym: Any, wn_pos: str) -> bool:
-        """``antonym`` may replace ``name``: any antonym of an adjective or adverb, and of a
-        verb only a partner in ``verb_pairs`` ("like"/"dislike", not "buy"/"sell")."""
-        return wn_pos != "v" or (name, antonym.name().lower()) in self.verb_pairs
-
-    @staticmethod
-    def _analytic_degree(token: Any, sense: _Sense) -> bool:
-        """ "more"/"most" grades the word, and an antonym has its own -er/-est form
-        ("more difficult" -> "more easy" should be "easier")."""
-        degree = next((c.lower_ for c in token.children if c.lower_ in ("more", "most")), None)
-        if degree is None:
-            return False
-        from lemminflect import getInflection
-
-        tag = "JJR" if degree == "more" else "JJS"
-        return any(
-            (forms := getInflection(a.name(), tag, inflect_oov=False)) and not forms[0].startswith(degree)
-            for a in sense.antonyms
-            if "_" not in a.name()
-        )
-
-    def _personal_sense(self, wn: Any, token: Any, entry: _Entry) -> tuple[Any, _Sense] | None:
+    def _personal_sense(self, wn: Any, token: Any, entry: Entry) -> tuple[Any, Sense] | None:
         """The sense an ambiguous adjective has for what it describes, where WordNet tells.
 
         "old" has two antonym senses: "(used especially of persons) having
@@ -597,278 +440,16 @@ class Antonymy(Generator):
         other_antonyms = {a.name().lower() for n in other for a in frequent[n].antonyms}
         if len(personal) != 1 or not other or len(other_antonyms) != 1:
             return None
-        noun = self._described(token)
+        noun = syntax.described(token)
         if noun is None:
             return None
-        chosen = personal[0] if self._is_person(wn, noun) else other[0]
+        chosen = personal[0] if syntax.is_person(wn, noun) else other[0]
         return synsets[chosen], frequent[chosen]
 
-    @staticmethod
-    def _prefix_antonym(wn: Any, name: str, wn_pos: str, synset: Any) -> _Sense | None:
-        """``name``'s negative-prefix twin ("comfortable" <-> "uncomfortable") as the antonym of
-        its most frequent sense, where WordNet has the twin but no antonym link between them."""
-        lemma = next((x for x in synset.lemmas() if x.name().lower() == name), None)
-        if lemma is None or name in _FALSE_PREFIXES:
-            return None
-        twins = [p + name for p in _NEGATIVE_PREFIXES]
-        twins += [name[len(p):] for p in _NEGATIVE_PREFIXES if name.startswith(p)]
-        for twin in twins:
-            if twin in _FALSE_PREFIXES or len(twin) < 4:
-                continue
-            found = wn.synsets(twin, wn_pos)
-            if found:
-                other = next((x for x in found[0].lemmas() if x.name().lower() == twin), None)
-                if other is not None and other.count() >= 1:  # attested: not "unexcited"
-                    return _Sense(lemma, (other,))
-        return None
-
-    @staticmethod
-    def _lemmas(wn: Any, token: Any, wn_pos: str) -> list[str]:
-        """The lemmas ``token`` may be in WordNet: spaCy's, then WordNet's morphy."""
-        lemmas = [token.lemma_.lower()]
-        morphy = wn.morphy(token.lower_, wn_pos)
-        if morphy and morphy not in lemmas:
-            lemmas.append(morphy)
-        return [lemma for lemma in lemmas if _WORD.fullmatch(lemma)]
-
-    def _lookup(self, wn: Any, token: Any, wn_pos: str) -> tuple[str, _Entry] | None:
-        """The WordNet lemma of ``token`` and its entry: spaCy's lemma, else WordNet's morphy."""
-        for lemma in self._lemmas(wn, token, wn_pos):
-            entry = self._entry(wn, lemma, wn_pos)
-            if entry is not None:
-                return lemma, entry
-        return None
-
-    def _unlisted_verb(self, wn: Any, token: Any) -> bool:
-        """``token`` is a verb with an antonym (WordNet's or its prefix twin) that ``verb_pairs``
-        leaves out ("sells", "did"), so a sentence with nothing else to replace is counted
-        apart from one whose words have no antonym at all."""
-        return any(self._entry(wn, lemma, "v", any_verb=True) is not None for lemma in self._lemmas(wn, token, "v"))
 
     # -- word-level filters ------------------------------------------------
 
-    @staticmethod
-    def _position(token: Any) -> str:
-        """Predicative, attributive or other; a conjunct takes its first conjunct's place.
-
-        A noun is predicative only as an indefinite predicate nominal ("it was a
-        success", "there was an increase"): anywhere else it names a thing, and
-        its antonym names another thing ("the employer" vs "the employee").
-        """
-        while token.dep_ == "conj" and token.head.i != token.i:
-            token = token.head
-        if token.pos_ == "VERB":
-            # A verb heading a clause says what its subject does or feels ("She loves me");
-            # as a modifier ("including taxes", "the approved plan") it picks out a thing.
-            return "predicative" if token.dep_ in _CLAUSE_HEADS else "other"
-        if token.pos_ == "NOUN":
-            indefinite = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children)
-            return "predicative" if token.dep_ == "attr" and indefinite else "other"
-        if token.pos_ == "ADV":
-            # A manner adverb of a verb ("ran quickly") says how the event went; sentence
-            # adverbs ("Unfortunately, ...") and others ("still", "here") do not.
-            doc = token.doc
-            manner = (
-                token.lower_.endswith("ly")
-                and token.dep_ == "advmod"
-                and token.head.pos_ == "VERB"
-                and token.i > token.sent.start
-                and not (token.i + 1 < len(doc) and doc[token.i + 1].text == ",")
-            )
-            return "predicative" if manner else "other"
-        if token.dep_ == "amod":
-            return "attributive"
-        if token.dep_ in _PREDICATIVE:
-            return "predicative"
-        if token.dep_ == "ccomp" and any(c.dep_ == "nsubj" for c in token.children):
-            return "predicative"  # a small clause: "make information available"
-        return "other"
-
-    @staticmethod
-    def _with_clause(token: Any) -> bool:
-        """The adjective has a clause to be sure of: a complement ("sure they did") or the
-        clause it is a parenthetical of ("You, I'm sure, will", "He'll be back, I'm sure")."""
-        doc = token.doc
-        following = doc[token.i + 1].text if token.i + 1 < len(doc) else ""
-        verb = token.head if token.dep_ == "acomp" else token
-        return (
-            any(c.dep_ == "ccomp" for c in (*token.children, *verb.children))
-            or verb.dep_ in ("parataxis", "appos")
-            or following == ","
-        )
-
-    @staticmethod
-    def _described(token: Any) -> Any | None:
-        """The noun (or pronoun) the adjective describes: its head, or the subject of its verb."""
-        while token.dep_ == "conj" and token.head.i != token.i:
-            token = token.head
-        if token.dep_ == "amod":
-            return token.head
-        own = next((c for c in token.children if c.dep_ == "nsubj"), None)
-        if own is not None:
-            return own  # the subject of a small clause
-        if token.dep_ == "oprd":  # "left 300 Madeirans dead": the object is what is dead
-            own = next((c for c in token.head.children if c.dep_ == "dobj"), None)
-            if own is not None:
-                return own
-        verb = token.head if token.dep_ != "ROOT" else token
-        while True:
-            for child in verb.children:
-                if child.dep_ in ("nsubj", "nsubjpass", "expl"):
-                    if child.tag_ in ("WP", "WDT") and verb.dep_ == "relcl":
-                        return verb.head  # "women who have become rich": the women
-                    return child
-            if verb.dep_ != "xcomp" or verb.head.i == verb.i:
-                return None
-            verb = verb.head  # "Certain colors seem to be more acceptable": the colors
-
-    def _physical(self, synset: Any) -> bool:
-        """The sense names a physical or visual property (temperature, weight, brightness, colour)."""
-        name = synset.name()
-        if name not in self._physical_senses:
-            paths = {s.name() for a in synset.attributes() for p in a.hypernym_paths() for s in p}
-            paths |= {a.name() for a in synset.attributes()}
-            self._physical_senses[name] = bool(paths & _PHYSICAL_PROPERTIES)
-        return self._physical_senses[name]
-
-    def _relational(self, wn: Any, lemma: str) -> bool:
-        """Some sense of the adjective relates to a noun (a WordNet pertainym: "legal" to law).
-
-        Before a noun such an adjective usually classifies ("a legal aid center",
-        "national parks"), and its antonym names another kind of thing.
-        """
-        if lemma not in self._relational_lemmas:
-            self._relational_lemmas[lemma] = any(
-                lem.pertainyms()
-                for synset in wn.synsets(lemma, "a")
-                for lem in synset.lemmas()
-                if lem.name().lower() == lemma
-            )
-        return self._relational_lemmas[lemma]
-
-    @staticmethod
-    def _is_person(wn: Any, noun: Any | None) -> bool:
-        """The noun names a person or people (WordNet person.n.01 or people.n.01 in its first
-        sense, a personal pronoun other than "they"/"it", or "anyone", "someone", ...). spaCy's
-        PERSON entity counts only for a capitalised word: it tags "The bin is old" so too."""
-        if noun is None:
-            return False
-        if noun.lower_ in _PERSON_INDEFINITES:
-            return True
-        if noun.pos_ == "PRON":
-            return noun.lower_ in ("i", "you", "he", "she", "we", "me", "him", "her", "us")
-        return (noun.ent_type_ == "PERSON" and noun.text[:1].isupper()) or any(
-            s.name() in ("person.n.01", "people.n.01")
-            for synset in wn.synsets(noun.lemma_.lower(), "n")[:1]
-            for path in synset.hypernym_paths()
-            for s in path
-        )
-
-    @classmethod
-    def _may_be_person(cls, wn: Any, noun: Any | None) -> bool:
-        """The noun names a person, or is a pronoun that may stand for people ("they")."""
-        if noun is not None and noun.pos_ == "PRON" and noun.lower_ in _PERSON_PRONOUNS:
-            return True
-        return cls._is_person(wn, noun)
-
-    @staticmethod
-    def _is_physical(wn: Any, noun: Any | None) -> bool:
-        """The noun is a physical thing in its first WordNet sense, or a person pronoun."""
-        if noun is None:
-            return False
-        if noun.pos_ == "PRON":
-            return noun.lower_ in _PERSON_PRONOUNS
-        senses = wn.synsets(noun.lemma_.lower(), "n")
-        return bool(senses) and falls_under(senses[0], {"physical_entity.n.01"}) and not falls_under(
-            senses[0], {"abstraction.n.06"}
-        )
-
-    @staticmethod
-    def _predicate_nominal(noun: Any) -> bool:
-        """The noun phrase is predicated of something ("it was a good idea", "made it a big success").
-
-        Anywhere else an adjective's noun phrase may name another referent once
-        the adjective changes: an indefinite one may be one of several things of
-        its kind ("A conventional siege was useless" and "An unconventional siege
-        was useless", "has a senior division" and "has a junior division", "had
-        a good laugh"), and a definite or possessive one may pick out another
-        ("the evil sergeant", "their internal funds").
-        """
-        return noun.dep_ in ("attr", "oprd")
-
-    @staticmethod
-    def _existential(noun: Any | None, bare_plural: bool) -> bool:
-        """The noun phrase may denote only some of its kind: a number, "some"/"many", and (when
-        ``bare_plural``) a bare plural. A bare plural object speaks of some ("sells cheap cars"
-        and "sells expensive cars"), and so does a bare plural subject, episodic ("Pagers were
-        affected") or generic ("Drinks are expensive" and "Drinks are cheap" may each hold of
-        different drinks, as "Dogs are friendly" of different dogs). Bare "people" likewise:
-        "people will be happy" and "people will be unhappy" speak of some people each."""
-        if noun is None:
-            return False
-        if noun.lower_ in _EXISTENTIAL or (noun.tag_ == "CD" and noun.lower_ != "one"):  # "300 dead"
-            return True
-        if noun.lower_ in ("people", "folks") and not any(c.dep_ in ("det", "poss") for c in noun.children):
-            return True
-        dets = [c for c in noun.children if c.dep_ in ("det", "nummod", "quantmod", "amod", "predet")]
-        if any(c.lower_ in _EXISTENTIAL or c.dep_ == "nummod" or c.like_num for c in dets):
-            return True
-        # "a few", "a couple of", "a number of": the noun is the object of "of" under such a head.
-        if noun.head.lower_ == "of" and noun.head.head.lower_ in _EXISTENTIAL:
-            return True
-        has_det = any(c.dep_ in ("det", "poss", "predet") for c in noun.children)
-        return bare_plural and noun.tag_ in ("NNS", "NNPS") and not has_det
-
-    @staticmethod
-    def _coordinated(token: Any) -> bool:
-        """The word is coordinated with another ("available and expensive"), its predicate
-        shares its subject with another ("independent and do not need me at all", "strong,
-        yet brittle"), another predicate says it again of the same subject ("that's good,
-        that's great"), its clause is set against another ("important, but there are also
-        other worthy causes", "older even though she was only eighteen", "Despite growing
-        brighter, it was difficult"), or is the reason for another or its result
-        ("extremely bright, so bring a camera"), or "yes" has said it already ("Yes, that's
-        absolutely true").
-
-        The other part may presuppose or restate the word (only what is available
-        can be expensive), and the edited sentence then contradicts itself.
-        """
-        if token.dep_ == "conj" or any(c.dep_ == "conj" for c in token.children):
-            return True
-        verb = token.head.head if token.dep_ == "amod" else token.head
-        if verb.pos_ not in ("VERB", "AUX"):
-            return False
-        subject = next((c.lower_ for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-        if subject is not None and any(  # "that's good, that's great": said again of "that"
-            t.i != token.i and t.dep_ == "acomp" and any(
-                c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == subject for c in t.head.children
-            )
-            for t in token.sent
-        ):
-            return True
-        if (
-            Antonymy._reason_or_result(token)
-            or Antonymy._excess_with_cause(token)
-            or Antonymy._change_with_cause(token)
-        ):
-            return True
-        if any(  # "older even though she was eighteen": a concession sets the two against each other
-            (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONCESSIVE for m in c.children))
-            or (c.dep_ == "prep" and c.lower_ == "despite")  # "Despite growing brighter, it was difficult"
-            for v in (verb, *verb.ancestors)  # ... or above it: "Even though it has flaws, I think it's good"
-            for c in (*v.children, v)
-        ) or any(a.lower_ == "despite" and a.dep_ == "prep" for a in token.ancestors):
-            return True
-        if token.lemma_.lower() in ("true", "false", "right", "wrong", "correct", "incorrect") and any(
-            w.lower_ in _AGREEMENT_WORDS for w in token.sent if w.i < token.i
-        ):
-            return True  # "Yes, that's absolutely true": "yes" says it first
-        conjuncts = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX", "ADJ")]
-        return any(not any(d.dep_ in ("nsubj", "nsubjpass", "expl") for d in c.children) for c in conjuncts) or (
-            bool(conjuncts) and any(c.dep_ == "cc" and c.lower_ in _CONTRAST for c in verb.children)
-        )
-
-    def _verb_reason(self, wn: Any, token: Any, position: str, sense: _Sense) -> str | None:
+    def _verb_reason(self, wn: Any, token: Any, position: str, sense: Sense) -> str | None:
         """The first switched-on filter that rejects a listed verb ("likes" -> "dislikes"), or None.
 
         A verb keeps its frame, so the antonym has to fit it: not a to-infinitive ("likes to
@@ -890,9 +471,9 @@ class Antonymy(Generator):
         ):
             return "position"
         antonyms = {a.name().lower() for a in sense.antonyms}
-        degrees = [w for w in token.subtree if w.dep_ in _DEGREE_DEPS and w.lower_ in _VERB_DEGREES]
+        degrees = [w for w in token.subtree if w.dep_ in syntax.DEGREE_DEPS and w.lower_ in _VERB_DEGREES]
         if on("comparison_standard") and (
-            any(_adverb_of(w, token) for w in degrees)  # "like him even more now", "agree somewhat"
+            any(syntax.adverb_of(w, token) for w in degrees)  # "like him even more now", "agree somewhat"
             or any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in children)
             or any(w.lemma_.lower() in antonyms for w in token.sent)
         ):
@@ -908,11 +489,11 @@ class Antonymy(Generator):
         generic = token.tag_ in ("VBZ", "VBP") and not any(c.dep_ in ("aux", "auxpass") for c in children)
         contest = token.lemma_.lower() in _CONTEST_VERBS
         if on("existential_scope") and (
-            any((d.dep_ == "det" and d.lower_ in _EXISTENTIAL) or (d.dep_ == "amod" and d.lower_ in _SOME_OF)
+            any((d.dep_ == "det" and d.lower_ in syntax.EXISTENTIAL) or (d.dep_ == "amod" and d.lower_ in _SOME_OF)
                 for a in actors + objects for d in a.children)
             # "won more than nine titles" -> "lost more than nine titles"
             or any(d.dep_ == "nummod" for o in children if o.dep_ == "dobj" for d in o.children)
-            or any(a.lower_ in _SOME_ONE for a in actors)
+            or any(a.lower_ in syntax.SOME_ONE for a in actors)
             # a bare plural: "People loved Scarlet Days" -> "People hated": other people;
             # "Greenhouse gases have increased": some gases may have decreased
             or any(
@@ -932,7 +513,7 @@ class Antonymy(Generator):
         # "The trophy was lost by Nixon" reads as mislaid
         if on("position") and contest and (
             (token.tag_ == "VBN" and any(c.dep_ in ("auxpass", "nsubjpass") for c in children))
-            or not all(self._is_contest(wn, o) for o in children if o.dep_ == "dobj")
+            or not all(syntax.is_contest(wn, o) for o in children if o.dep_ == "dobj")
         ):
             return "position"
         if on("imperative") and in_imperative_clause(token):
@@ -940,15 +521,15 @@ class Antonymy(Generator):
         doc = token.doc
         clause = (token, *token.ancestors)
         if on("coordination") and (
-            self._reason_or_result(token)
+            syntax.reason_or_result(token)
             or any(c.dep_ == "advmod" and (c.lower_ in _ADDITIVE or (c.lower_ == "well" and c.i > 0
                    and doc[c.i - 1].lower_ == "as")) for c in children)
             or any(c.dep_ == "prep" and c.lower_ in _REASON_PREPOSITIONS for c in children)
             or any(
-                (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CAUSAL | _CONCESSIVE
+                (c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in syntax.CAUSAL | syntax.CONCESSIVE
                                            for m in c.children))
                 or (c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))
-                or (c.dep_ == "cc" and c.lower_ in _CONTRAST)
+                or (c.dep_ == "cc" and c.lower_ in syntax.CONTRAST)
                 for v in clause for c in v.children
             )
             or any(v.dep_ == "conj" for v in clause)
@@ -961,146 +542,8 @@ class Antonymy(Generator):
             return "coordination"
         return None
 
-    @staticmethod
-    def _is_contest(wn: Any, noun: Any) -> bool:
-        """``noun``'s most frequent WordNet sense is a contest, war, election or lawsuit."""
-        senses = wn.synsets(noun.lemma_.lower().replace(" ", "_"), "n")
-        return bool(senses) and falls_under(senses[0], _CONTESTS)
 
-    def _on_behalf(self, wn: Any, token: Any, lemma: str) -> bool:
-        """A feeling "for" someone or something ("She was happy for Dave", "They were happy
-        for the cold air", "She felt bad for Dave"): glad on their behalf, grateful, sorry,
-        senses whose antonyms do not take "for" ("unhappy for Dave", "felt good for Dave").
-        "good for the community" (beneficial) is left alone."""
-        holders = (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))  # "felt bad for"
-        objects = [o for c in holders if c.dep_ == "prep" and c.lower_ == "for"
-                   for o in c.children if o.dep_ == "pobj"]
-        if not objects:
-            return False
-        if lemma in _FEELINGS:
-            return True
-        return lemma in ("good", "bad") and token.head.lemma_.lower() == "feel" and any(
-            self._is_person(wn, o) for o in objects
-        )
-
-    @staticmethod
-    def _excess_with_cause(token: Any) -> bool:
-        """The word is graded by "too" in a sentence that gives a cause ("accepted defeat ..., as
-        it was too difficult", "decided it was too difficult because he was distracted"): the
-        excess and the cause explain each other, and "too easy" explains nothing."""
-        if not any(c.dep_ == "advmod" and c.lower_ == "too" for c in token.children):
-            return False
-        return any(
-            c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CAUSAL for m in c.children)
-            for node in (token, *token.ancestors)
-            for c in (node, *node.children)
-        )
-
-    @staticmethod
-    def _change_with_cause(token: Any) -> bool:
-        """The word is the state something gets into, and the sentence says what put it there
-        ("gets wet from a splash of water", "gets wet running in water"): the cause brings
-        about the word, so "gets dry from a splash of water" contradicts itself."""
-        verb = token.head
-        return token.dep_ == "acomp" and verb.lemma_.lower() in _CHANGE_VERBS and any(
-            (c.dep_ == "prep" and c.lower_ in ("from", "by")) or (c.dep_ == "advcl" and c.tag_ == "VBG")
-            for c in verb.children
-        )
-
-    @staticmethod
-    def _reason_or_result(token: Any) -> bool:
-        """The word's clause is the reason for another clause or its result, joined by "so"
-        ("extremely bright, so bring a camera", "give it to the public, so it is available
-        to all campaigns"): the antonym leaves the other clause without its reason or
-        reasoning from the opposite one, and the edited sentence contradicts itself."""
-        chain = {t.i for t in (token, *token.ancestors)}
-        for so in token.sent:
-            result = so.head
-            if not (
-                so.lower_ == "so" and so.dep_ in ("advmod", "mark", "cc") and so.i > token.sent.start
-                and result.pos_ in ("VERB", "AUX") and so.i < result.i
-            ):
-                continue  # (not "so smart", "I think so", nor "So, ..." after another sentence)
-            reasons = [c for c in result.children if c.dep_ in ("ccomp", "advcl", "conj") and c.i < so.i]
-            if result.dep_ in ("advcl", "conj", "ccomp") and result.head.i < so.i:
-                reasons.append(result.head)
-            if reasons and chain & {result.i, *(r.i for r in reasons)}:
-                return True
-        return False
-
-    @staticmethod
-    def _on_some_occasions(token: Any) -> bool:
-        """The word or its clause's verb says how often ("sometimes available", "invaded
-        successfully hundreds of times"): the antonym may hold on the other occasions.
-        "at all times" and "every time" say always, and are left alone."""
-        verb = token
-        while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:  # (a root heads itself)
-            verb = verb.head
-        for child in (*token.children, *verb.children):
-            if child.dep_ == "advmod" and child.lower_ in _FREQUENCY_ADVERBS:
-                return True
-            words = [t.lower_ for t in child.subtree]
-            if "times" in words and not {"all", "every"} & set(words) and any(
-                t.like_num or t.lower_ in _EXISTENTIAL for t in child.subtree
-            ):
-                return True
-        return False
-
-    @staticmethod
-    def _at_another_time(token: Any) -> bool:
-        """The word is in a clause or phrase that an event comes before or after ("smiled
-        after being satisfied", "after India became independent"), or is the degree of
-        "after"/"before" ("resigned quickly after"): the state held at some time, and
-        the antonym may have held at another, so both sentences may be true."""
-        doc = token.doc
-        if token.head.lower_ in _TIME_ORDER or (
-            token.pos_ == "ADV" and token.i + 1 < len(doc) and doc[token.i + 1].lower_ in _TIME_ORDER
-        ):
-            return True  # "resigned quickly after": soon after, however the parse attaches it
-        return any(
-            (node.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _TIME_ORDER for c in node.children))
-            or (node.dep_ in ("pcomp", "pobj") and node.head.lower_ in _TIME_ORDER)
-            for node in (token, *token.ancestors)
-        )
-
-    @staticmethod
-    def _identifying_clause(token: Any) -> bool:
-        """The word is in a restrictive relative clause of a definite or universally quantified
-        noun phrase ("all of the problems that were available", "The one we thought was timid",
-        "Everybody that is visible"), or of an indefinite pronoun ("Someone who is visible"):
-        the clause says which thing is meant, as an attributive
-        adjective does ("the available problems"), so the antonym speaks of another thing. A
-        clause after a comma adds a fact about the thing, and one on an indefinite noun
-        describes it ("a drug that works very quickly")."""
-        for node in (token, *token.ancestors):
-            if node.dep_ != "relcl":
-                continue
-            start = node.left_edge.i
-            if start > 0 and node.doc[start - 1].text == ",":
-                continue
-            noun = node.head
-            if noun.dep_ == "ROOT":
-                continue  # a sentence parsed as a noun with a clause: the clause is its predicate
-            if any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in _DEFINITE) for c in noun.children):
-                return True
-            if noun.lower_ in _UNIVERSAL or any(c.dep_ == "det" and c.lower_ in _UNIVERSAL for c in noun.children):
-                return True  # "Everybody that is visible": the clause picks out whom it speaks of
-            if noun.lower_ in _SOME_ONE and noun.dep_ != "attr":
-                # "Someone who is visible" -> "Someone who is invisible": another one (but
-                # "That's something that's believable" says what "that" is)
-                return True
-        return False
-
-    def _reported_by_some(self, token: Any) -> bool:
-        """The sentence reports the view of some of a group ("According to some professionals,
-        cooler times are the best"): other members may hold the opposite one."""
-        return any(
-            w.lower_ == "according"
-            and any(self._existential(o, bare_plural=True) for t in w.children for o in t.children if o.dep_ == "pobj")
-            for w in token.sent
-        )
-
-    def _rare_antonym(self, entry: _Entry, sense: _Sense, resolved: bool) -> bool:
+    def _rare_antonym(self, entry: Entry, sense: Sense, resolved: bool) -> bool:
         """Every antonym the word could get is rarer than ``min_antonym_zipf`` in general
         English (wordfreq's Zipf scale: 3 is once per million words): "incorrupt",
         "impermanent", "uneager" read as errors even where WordNet lists them."""
@@ -1113,18 +556,8 @@ class Antonymy(Generator):
             zipf_frequency(n.replace("_", " "), "en") < self.min_antonym_zipf for n in names
         )
 
-    @classmethod
-    def _some_places(cls, noun: Any) -> bool:
-        """A domain of only some things ("in many shops", "for several people"), where the
-        antonym may hold of the others; not a stretch of time ("in the past few weeks") and
-        not "most", which leaves no room for both."""
-        return (
-            noun.ent_type_ not in ("DATE", "TIME")
-            and not any(t.lower_ == "most" for t in noun.subtree)
-            and cls._existential(noun, bare_plural=False)
-        )
 
-    def _word_reason(self, wn: Any, token: Any, lemma: str, entry: _Entry, sense: _Sense,
+    def _word_reason(self, wn: Any, token: Any, lemma: str, entry: Entry, sense: Sense,
                      synset: Any, position: str, resolved: bool = False) -> str | None:
         """The first switched-on word filter that rejects this candidate, or None."""
         on = self.filters
@@ -1175,14 +608,14 @@ class Antonymy(Generator):
                 (c.dep_ == "prep" and c.lower_ in _APPLIES_TO) or (c.dep_ == "advmod" and c.lower_ in _FOCUS)
                 for c in token.children
             ))
-            or self._on_behalf(wn, token, lemma)
+            or syntax.on_behalf(wn, token, lemma)
         ):
             return "position"  # "an early material" -> "a late material"; "true of" -> "false of"
         if on("position") and token.tag_ in ("JJS", "RBS") and position == "predicative" and not any(
             c.dep_ in ("det", "poss") for c in token.children
         ):
             return "position"  # "it's best to golf" -> "it's worst to golf"
-        if on("position") and lemma == "old" and token.head.lemma_.lower() in _CHANGE_VERBS:
+        if on("position") and lemma == "old" and token.head.lemma_.lower() in syntax.CHANGE_VERBS:
             return "position"  # "as they get older" -> "as they get younger" (or "newer"): age only grows
         if on("position") and token.tag_ in ("JJS", "RBS") and any(_RANK.fullmatch(c.lower_) for c in token.children):
             return "position"  # "the second tallest building ..., after the 102 m tower" -> "second shortest"
@@ -1206,38 +639,38 @@ class Antonymy(Generator):
             for a in token.ancestors
         ):
             return "conditional"  # a goal: "a step to building a more effective government"
-        if on("conditional") and _under_condition(token):
+        if on("conditional") and syntax.under_condition(token):
             return "conditional"  # "When his colleagues aren't sadistic, they are successful"
         if on("position") and token.pos_ == "ADJ" and position == "predicative" and token.i > 0 and (
             token.doc[token.i - 1].dep_ == "pobj"
         ):
             return "position"  # "is at the county fair": a noun the parser read as a predicate
-        if on("position") and self._identifying_clause(token):
+        if on("position") and syntax.identifying_clause(token):
             return "position"  # "all of the problems that were available" -> "... unavailable"
-        if on("position") and lemma in _EPISTEMIC and self._with_clause(token):
+        if on("position") and lemma in _EPISTEMIC and syntax.with_clause(token):
             return "position"  # "I'm sure they did" -> "I'm unsure they did"
         if on("position") and not (
             (position == "predicative" and token.head.lemma_.lower() not in _IDIOM_VERBS)
             or (
                 position == "attributive"
                 and synset.attributes()
-                and not self._relational(wn, lemma)
-                and self._predicate_nominal(token.head)
+                and not self.lexicon.relational(wn, lemma)
+                and syntax.predicate_nominal(token.head)
             )
         ):
             return "position"
-        described = self._described(token)  # the noun the word is said of (its head or subject)
-        if on("abstract_subject") and self._physical(synset) and not self._is_physical(wn, described):
+        described = syntax.described(token)  # the noun the word is said of (its head or subject)
+        if on("abstract_subject") and self.lexicon.physical(synset) and not syntax.is_physical(wn, described):
             return "abstract_subject"
         if on("abstract_subject") and (
             (lemma in _SENSE_SHIFTS_FOR_PEOPLE or (lemma in ("old", "young") and position == "attributive"
                                                     and token.head.lemma_.lower() in _RELATIONS))
-            and self._is_person(wn, described)
+            and syntax.is_person(wn, described)
         ):
             return "abstract_subject"  # "a dark man", "a cold woman", "my old friend"
         if on("abstract_subject") and (
-            (token.lower_ in _OF_LIVING_THINGS and not self._is_person(wn, described))
-            or (lemma in _DANGER and self._may_be_person(wn, described))
+            (token.lower_ in _OF_LIVING_THINGS and not syntax.is_person(wn, described))
+            or (lemma in _DANGER and syntax.may_be_person(wn, described))
             # a name is no event ("Turin was possible due to new centralized control"), and a
             # place is high or low in too many ways ("California is high": land, prices?)
             or (lemma in _VAGUE_OF_NAMES and described is not None
@@ -1246,21 +679,21 @@ class Antonymy(Generator):
             return "abstract_subject"  # "That is unwell"; "because they were dangerous"
         if on("existential_scope") and (
             any(
-                t.dep_ == "det" and t.lower_ in _EXISTENTIAL
+                t.dep_ == "det" and t.lower_ in syntax.EXISTENTIAL
                 for c in (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))
                 if c.dep_ == "xcomp"
                 for t in c.subtree
             )  # "It is difficult to catch some bugs"
-            or self._existential(described, bare_plural=True)
+            or syntax.existential(described, bare_plural=True)
             or (  # "Cultural festivals are the worst place": the subject the predicate noun is said of
                 described is not None and described.dep_ == "attr" and any(
-                    s.dep_ in ("nsubj", "nsubjpass") and self._existential(s, bare_plural=True)
+                    s.dep_ in ("nsubj", "nsubjpass") and syntax.existential(s, bare_plural=True)
                     for s in described.head.children
                 )
             )
             or (position == "attributive" and token.head.lemma_.lower() in _QUANTITY_NOUNS)
             or any(  # "Women who have become rich ...": the clause picks out whom it speaks of
-                a.dep_ == "relcl" and self._existential(a.head, bare_plural=True)
+                a.dep_ == "relcl" and syntax.existential(a.head, bare_plural=True)
                 for a in (token, *token.ancestors)
             )
             or any(  # "There is an old woman in the village": one of perhaps several
@@ -1276,11 +709,11 @@ class Antonymy(Generator):
                 or (described.tag_ == "NNS" and described.lemma_.lower() in _PART_NOUNS
                     and not any(c.dep_ in ("det", "poss") for c in described.children))
             ))
-            or self._on_some_occasions(token)
-            or self._at_another_time(token)
-            or self._reported_by_some(token)
+            or syntax.on_some_occasions(token)
+            or syntax.at_another_time(token)
+            or syntax.reported_by_some(token)
             or any(  # "available in many shops": and unavailable in many others
-                c.dep_ == "prep" and any(self._some_places(o) for o in c.children if o.dep_ == "pobj")
+                c.dep_ == "prep" and any(syntax.some_places(o) for o in c.children if o.dep_ == "pobj")
                 for c in (*token.children, *(token.head.children if token.dep_ == "acomp" else ()))
             )
         ):
@@ -1301,7 +734,7 @@ class Antonymy(Generator):
             # "completely unrelated" -> "completely related": these grade an absence only
             or (any(c.dep_ == "advmod" and c.lower_ in _ABSENCE_DEGREES for c in token.children)
                 and any(negative_prefix(lemma, a.name()) for a in sense.antonyms))
-            or (token.dep_ in _PREDICATIVE and any(  # "are sorely absent"
+            or (token.dep_ in syntax.PREDICATIVE and any(  # "are sorely absent"
                 c.lower_ in _DEGREE_WORDS and c.dep_ == "advmod" and c.i < token.i for c in token.head.children
             ))
             or any(c.dep_ == "npadvmod" for c in token.children)  # "a mile long"
@@ -1324,7 +757,7 @@ class Antonymy(Generator):
             return "comparison_standard"
         if on("imperative") and in_imperative_clause(token):
             return "imperative"  # "We are having a conversation, please be respectful."
-        if on("coordination") and self._coordinated(token):
+        if on("coordination") and syntax.coordinated(token):
             return "coordination"
         if on("position") and token.i > 0 and token.doc[token.i - 1].lower_ in ("a", "an") and any(
             a.name() == "little" for a in sense.antonyms
@@ -1349,14 +782,14 @@ class Antonymy(Generator):
         )
         for token in doc:
             wn_pos = WORDNET_POS.get(token.pos_)
-            if token.pos_ not in self.pos or not _WORD.fullmatch(token.text):
+            if token.pos_ not in self.pos or not WORD.fullmatch(token.text):
                 continue
             start, end = token.idx, token.idx + len(token.text)
             if text[start - 1 : start] in _JOINERS or text[end : end + 1] in _JOINERS:
                 continue  # part of a compound: "9-month-old", "debt-free"
-            found = self._lookup(wn, token, wn_pos)
+            found = self.lexicon.lookup(wn, token, wn_pos)
             if found is None:
-                unlisted = unlisted or (wn_pos == "v" and self._unlisted_verb(wn, token))
+                unlisted = unlisted or (wn_pos == "v" and self.lexicon.unlisted_verb(wn, token))
                 continue
             lemma, entry = found
             if context is None:
@@ -1379,16 +812,16 @@ class Antonymy(Generator):
                 sentence_reasons_of[sent.start] = text_reasons or sentence_reasons(
                     sent, self.filters, ("question", "imperative", "fragment")
                 )
-            position = self._position(token)
+            position = syntax.position(token)
             reasons = sentence_reasons_of[sent.start] or scope_reasons(token, self.filters)
             reason = reasons[0] if reasons else self._word_reason(
                 wn, token, lemma, entry, sense, synset, position, resolved=personal is not None
             )
-            if reason is None and self.filters("comparison_standard") and _focus_even(sent):
+            if reason is None and self.filters("comparison_standard") and syntax.focus_even(sent):
                 reason = "comparison_standard"  # a scalar "even" anywhere in the sentence
             if reason is None and self.filters("inflection") and (
                 (token.lower_ != lemma and token.tag_ not in _INFLECTED)
-                or self._analytic_degree(token, sense)
+                or self.lexicon.analytic_degree(token, sense)
             ):
                 reason = "inflection"  # "colder" tagged JJ; "more difficult" -> "more easy"
             if reason is not None:
@@ -1396,7 +829,7 @@ class Antonymy(Generator):
                 continue
             if self.filters("ambiguous_antonym") and personal is None:
                 dominant = entry.dominant[0]
-                sense = _Sense(sense.lemma, tuple(a for a in sense.antonyms
+                sense = Sense(sense.lemma, tuple(a for a in sense.antonyms
                                                   if a.name().lower() == dominant))
             article = None
             if token.i > 0:
@@ -1638,57 +1071,6 @@ class Antonymy(Generator):
             "lists (the version pinned in `constraints.txt`).",
         ]
         return "\n".join(lines) + "\n"
-
-
-def _focus_even(sent: Any) -> bool:
-    """``sent`` has a scalar "even", which ranks what it focuses as the least expected of a
-    series ("We have cable, but even that is useless", "You'll even be able to consult a
-    herbalist"): flipping a word of the sentence turns the series against its polarity ("but
-    even that is useful", "You'll even be unable"). The "even" of a comparative ("even
-    smaller") grades a degree, the adjective ("the floor wasn't even", which the parser
-    may tag as an adverb) ends its phrase, where a particle comes before what it focuses, and
-    "even though", "even if" and "even so" join clauses (a concession, ``coordination``, or a
-    condition, ``conditional``)."""
-    doc = sent.doc
-    return any(
-        t.lower_ == "even" and t.pos_ == "ADV" and t.head.tag_ not in ("JJR", "RBR")
-        and t.i + 1 < sent.end and not (doc[t.i + 1].is_punct or doc[t.i + 1].pos_ == "CCONJ")
-        and doc[t.i + 1].lower_ not in ("though", "if", "so")
-        for t in sent
-    )
-
-
-def _under_condition(token: Any) -> bool:
-    """The word's clause, or one above it, holds only under a condition: an "if", "unless" or
-    "whenever" clause, or a "when" clause in the present tense or with "only" ("When his
-    colleagues aren't sadistic, they are successful", "The staff is friendly only when you
-    give them tips"). Either sentence may then be true by its condition alone (it never holds,
-    or the staff is neither when untipped); a past "when" names one occasion and is kept
-    ("When we arrived, the room was empty")."""
-    for node in (token, *token.ancestors):
-        for clause in node.children:
-            if clause.dep_ != "advcl":
-                continue
-            markers = {m.lower_ for m in clause.children if m.dep_ in ("mark", "advmod")}
-            if markers & {"if", "unless", "whenever"}:
-                return True
-            present = clause.tag_ in ("VBP", "VBZ") or any(
-                c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBP", "VBZ") for c in clause.children
-            )  # "when the process is producing gypsum"
-            if "when" in markers and (present or any(t.lower_ == "only" for t in clause.subtree)):
-                return True
-    return False
-
-
-def _adverb_of(word: Any, verb: Any) -> bool:
-    """``word`` grades ``verb`` through a chain of adverbs ("like him even more now", "like
-    rock music the best")."""
-    node = word
-    while node.dep_ in _DEGREE_DEPS and node.head.i != node.i:
-        node = node.head
-        if node.i == verb.i:
-            return True
-    return False
 
 
 def _inflect(antonym: str, tag: str, pos: str) -> str:
