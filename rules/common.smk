@@ -254,14 +254,17 @@ def review_summary(w):
     A summary may cover several sets (the numerical test's AQuA-RAT dev and
     test are judged together); it lists each set file it judged under `sets`.
     Where several cover it (a sample and a census), the one with the most judged
-    rows is the card's measure, as it is the release's (`nlistress release`).
+    rows is the card's measure, as it is the release's (`nlistress release`). Paper
+    mode writes the same file names, so only a summary of a build of this config's
+    mode covers it (one that names no mode predates paper-mode reviews and covers any).
     """
     name = f"{w.dataset}_{w.split}.parquet"
+    mode = generator_class(config[w.family]["tests"][w.test]["generator"]).mode
     covering = []
     for path in sorted(glob.glob(f"reviews/{w.family}/{w.test}/*.json")):
         with open(path, encoding="utf-8") as handle:
             summary = json.load(handle)
-        if any(s.get("set") == name for s in summary.get("sets", [])):
+        if any(s.get("set") == name and s.get("mode", mode) == mode for s in summary.get("sets", [])):
             covering.append((-summary.get("reviewed", 0), path))
     return {"review": min(covering)[1]} if covering else {}
 

@@ -131,6 +131,8 @@ def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
     built = tmp_path / "mnli_dev_matched.parquet"
     pq.write_table(rows_to_table(rows), built)
     summaries = sorted((ROOT / "reviews").glob("**/antonymy/mnli_dev_matched*.json"))
+    # the paper-mode build's sample is checked against that build (tests/test_paper_mode.py)
+    summaries = [p for p in summaries if not p.name.endswith(".paper.json")]
     assert len(summaries) == 7  # census, sample, blind sample, second judge, strict recheck, strict pass, third judge
     for path in summaries:
         summary = json.loads(path.read_text(encoding="utf-8"))

@@ -29,8 +29,9 @@ from nlistress.perturb import make_generator
 from nlistress.perturb.base import Context
 from nlistress.perturb.runner import build_set
 from nlistress.resources import wordnet
+from nlistress.review import import_review
 
-from .support import ROOT, canonical_table, shared_override
+from .support import ROOT, canonical_table, read_csv, shared_override
 
 PAPER = ROOT / "profiles" / "paper" / "params.yaml"
 TAUT = " and true is true"
@@ -143,7 +144,9 @@ def test_lesk_2018_breaks_ties_by_the_last_synset_name() -> None:
 
 
 def test_antonymy_count_and_pairs_on_mnli(params, tables, tmp_path_factory) -> None:
-    rows, manifest = build(params, tables, tmp_path_factory, "antonymy", "mnli_dev_matched")
+    built = tmp_path_factory.mktemp("antonymy") / "mnli_dev_matched.parquet"
+    manifest = build_set("antonymy", tables["mnli_dev_matched"], built, params)
+    rows = pd.read_parquet(built)
     assert abs(len(rows) - 1561) <= 0.02 * 1561, len(rows)  # the paper's 1,561 pairs
     assert len(rows) == 1573
     assert manifest["rows"]["input"] == manifest["rows"]["kept"] + sum(manifest["rows"]["dropped"].values())
@@ -161,6 +164,17 @@ def test_antonymy_count_and_pairs_on_mnli(params, tables, tmp_path_factory) -> N
             "Would you rise up and defeaat all evil lords in the town?") in pairs  # fmt: skip
     assert premise_side.any() and (~premise_side).any()
     assert not params_of.map(lambda p: "_" in p["antonym"]).any()
+    # The judged sample of this build (reviews/stress/antonymy/mnli_dev_matched.paper.*): its
+    # rows are rows of today's build, its summary is its CSV imported today, and it names this
+    # build's sha256 and mode, so the paper-mode card shows it and the default card does not.
+    summary_path = ROOT / "reviews/stress/antonymy/mnli_dev_matched.paper.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    assert summary["sets"] == [{"mode": "paper", "rows": 1573, "set": "mnli_dev_matched.parquet",
+                                "sha256": manifest["sha256"]}]  # fmt: skip
+    judged = {(r["uid"], r["premise"], r["hypothesis"]) for r in read_csv(summary_path.with_suffix(".csv"))}
+    assert len(judged) == 100 and judged <= set(zip(rows["uid"], rows["premise"], rows["hypothesis"], strict=True))
+    again = import_review(summary_path.with_suffix(".csv"), built, tmp_path_factory.mktemp("again") / "s.json")
+    assert again == summary
 
 
 # -- spelling (make_grammar_adv_samples_jsonl.py) ------------------------------------------
@@ -193,10 +207,13 @@ def test_spelling_is_one_keyboard_typo_anywhere(params, tables, tmp_path_factory
 
 
 def test_numerical_counts_and_label_rules_on_aqua(params, tables, tmp_path_factory) -> None:
-    counts = {}
+    counts, built, shas = {}, [], []
+    folder = tmp_path_factory.mktemp("numerical")
     for split in ("aqua_rat_dev", "aqua_rat_test"):
-        rows, manifest = build(params, tables, tmp_path_factory, "numerical", split)
-        counts[split] = manifest["rows"]["kept"]
+        built.append(folder / f"{split}.parquet")
+        manifest = build_set("numerical", tables[split], built[-1], params)
+        rows = pd.read_parquet(built[-1])
+        counts[split], shas = manifest["rows"]["kept"], [*shas, manifest["sha256"]]
         assert len(rows) == 3 * manifest["rows"]["kept"]
         for _, group in rows.groupby(rows["uid"].str.rsplit(":", n=1).str[0]):
             by_label = group.set_index("label")
@@ -216,6 +233,15 @@ def test_numerical_counts_and_label_rules_on_aqua(params, tables, tmp_path_facto
             phrased = bool(re.fullmatch(r"(more|less) than \d+", c)) and c.endswith(f" {old}")
             assert c in contradicted and (phrased or (c[0] != old[0] and c[1:] == old[1:]))
     assert counts == {"aqua_rat_dev": 20, "aqua_rat_test": 16}
+    # Every row of both builds judged (reviews/stress/numerical/aqua_rat_dev+test.paper.*): the
+    # summary is its CSV imported today and names these builds' sha256 and mode.
+    summary_path = ROOT / "reviews/stress/numerical/aqua_rat_dev+test.paper.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    assert [(s["set"], s["sha256"], s["mode"]) for s in summary["sets"]] == [
+        (path.name, sha, "paper") for path, sha in zip(built, shas, strict=True)]  # fmt: skip
+    assert summary["census"] and summary["reviewed"] == 108
+    again = import_review(summary_path.with_suffix(".csv"), built, folder / "again.json")
+    assert again == summary
 
 
 # -- permutations (codes/word_randomization.py, random_eval.py) ------------------------------

@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 
 from nlistress.cards import write_card
-from nlistress.config import deep_merge
+from nlistress.config import deep_merge, load_params
 from nlistress.errors import DataError
 from nlistress.perturb.runner import build_set
 from nlistress.review import import_review, sample_for_review
 
-from .support import canonical_table, project_params, read_csv, shared_override, write_csv
+from .support import ROOT, canonical_table, project_params, read_csv, shared_override, write_csv
 
 
 @pytest.fixture(scope="module")
@@ -173,3 +173,27 @@ def test_a_review_of_two_sets_and_a_stale_card(tmp_path):
     write_card(sets[0][1], card, params, summary_path)
     head = card.read_text(encoding="utf-8").split("## What it tests")[0]
     assert "**Label quality: stale.**" in head and "100.0%" not in head
+
+
+def test_a_review_of_the_default_build_does_not_describe_the_paper_mode_build(negation_set, tmp_path):
+    """Both modes write the same file name: the summary names the mode it judged, and the card of
+    the other mode's build says it is not judged instead of calling the review stale."""
+    params, target = negation_set
+    sheet = tmp_path / "review.csv"
+    sample_for_review(target, sheet, 10, seed=2)
+    write_csv(sheet, [r | {"label_correct": "yes", "grammatical": "yes"} for r in read_csv(sheet)])
+    summary = import_review(sheet, target, tmp_path / "summary.json")
+    assert [s["mode"] for s in summary["sets"]] == ["precise"]
+    paper = deep_merge(load_params([ROOT / "profiles/paper/params.yaml"]), shared_override())
+    paper_set = tmp_path / "paper" / target.name
+    source = canonical_table(params, "anli", "r1_dev", "anli/R1_dev.jsonl", tmp_path)
+    build_set("negation", source, paper_set, paper)
+    card = tmp_path / "card.md"
+    write_card(paper_set, card, paper, tmp_path / "summary.json")
+    head = card.read_text(encoding="utf-8").split("## What it tests")[0]
+    assert "**Label quality: not judged.**" in head and "stale" not in head
+    assert "judged the default build of that name" in head
+    assert "the paper's own judgement of its sample of this construction" in head  # it is the paper's set
+    assert "Not reviewed yet" in card.read_text(encoding="utf-8")
+    write_card(target, card, params, tmp_path / "summary.json")  # the build it judged
+    assert "**Label quality, measured on this build:**" in card.read_text(encoding="utf-8")

@@ -25,7 +25,7 @@ from .dataset_card import front_matter, header
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, make_generator
-from .review import review_of
+from .review import judged_mode, review_of
 from .tables import markdown_table
 
 
@@ -54,6 +54,9 @@ def _mode_key(run: Mapping[str, Any], generator: Any) -> str:
     return "precise_only" if mode == "precise" and not run.get("paper_generator") else mode
 
 
+#: a construction mode in a sentence ("judged the default build")
+_MODE_NAMES = {"precise": "default", "paper": "paper-mode", "reviewed": "reviewed"}
+
 #: what a set's construction mode means, for its card
 MODES = {
     "precise": "**Mode: default (high-precision).** The project's own construction: precision "
@@ -66,7 +69,8 @@ MODES = {
     "paper-mode build of it, as the authors' annotators judged a sample, not every row.",
     "paper": "**Mode: paper.** Built the way the authors' released code built it "
     "(`nlistress.authors`), so numbers on it compare like with like with the paper's; its labels "
-    "are the construction's, with the errors the paper reports.",
+    "are the construction's, right or wrong: the label quality above is what our judges measured "
+    "on this build where it says so, the paper's own figure beside it.",
 }
 
 
@@ -79,20 +83,35 @@ def _judged(review: Mapping[str, Any] | None, set_name: str) -> Mapping[str, Any
     return review_of(review, set_name) if review else None
 
 
+def _other_mode(review: Mapping[str, Any] | None, set_name: str, mode: str) -> str | None:
+    """The mode of the build ``review`` judged under this file name, when it is not ``mode``."""
+    entry = _judged(review, set_name)
+    judged = judged_mode(entry) if entry is not None else None
+    return judged if judged not in (None, mode) else None
+
+
 def quality_section(
-    review: Mapping[str, Any] | None, set_name: str, sha256: str, paper: str
+    review: Mapping[str, Any] | None, set_name: str, sha256: str, paper: str, other_mode: str | None = None,
+    mode: str = "precise",
 ) -> str:
     """The card's first word on label quality: our measured rates, stale or "not judged".
 
     Ours come first, with n and the set sha256 they were measured on; the
-    paper's figure follows as context only, since it describes another set.
+    paper's figure follows as context (only context for a default set, which it does
+    not describe). A review of the same file name built in the other mode
+    (``other_mode``) says nothing of this build's rows, and the card says so.
     """
     entry = _judged(review, set_name)
-    context = f"For context only (another set, built another way): {paper}"
+    context = (f"For context (the paper's own judgement of its sample of this construction): {paper}"
+               if mode == "paper" else f"For context only (another set, built another way): {paper}")
     if entry is None:
+        elsewhere = (
+            f" The review of `{set_name}` it was given judged the {_MODE_NAMES.get(other_mode, other_mode)} "
+            "build of that name, whose rows are other rows." if other_mode else ""
+        )
         return (
             "**Label quality: not judged.** No sample of this build has been judged yet "
-            "(see Human validation below for how to judge one).\n\n" + context
+            f"(see Human validation below for how to judge one).{elsewhere}\n\n" + context
         )
     n = review["reviewed"]
     scope = "every row of " if review.get("census") else "a stratified sample of "
@@ -181,6 +200,9 @@ def render_card(
     set_path = Path(set_path)
     run = manifest["params"]
     generator = make_generator(run["test"], params, run["settings"])
+    other_mode = _other_mode(review, set_path.name, str(run.get("mode", generator.mode)))
+    if other_mode is not None:
+        review = None  # it judged the other mode's build, whose rows are other rows
     family = run.get("family") or find_test(params, run["test"])[0]
     dataset = (params.get("datasets") or {}).get(manifest["dataset"], {})
     rows = manifest["rows"]
@@ -199,7 +221,8 @@ def render_card(
     sections = [
         f"# {run['test']}: {manifest['dataset']} {manifest['split']}",
         f"`{set_path.name}` · {manifest['output_rows']:,} rows · sha256 `{manifest['sha256']}`",
-        quality_section(review, set_path.name, manifest["sha256"], generator.paper_quality),
+        quality_section(review, set_path.name, manifest["sha256"], generator.paper_quality, other_mode,
+                        str(run.get("mode", generator.mode))),
         "## What it tests",
         generator.tests_for,
         "## How it was built",

@@ -21,6 +21,13 @@ what labelling a whole set needs. ``apply_review`` then writes the set with
 the labels filled in (``label_status = annotated``) and the incoherent rows
 removed, counted in its manifest.
 
+Each set a summary judged is named with its sha256 and its construction mode (the
+``params.mode`` of the manifest beside it: ``precise`` for the default sets, ``paper``
+for the authors' constructions, ``reviewed`` for the rows people kept). Both modes
+write the same file names, so a card uses a summary only for a build of the mode it
+judged; a summary that names no mode (written before modes were recorded) is read
+as judging the build at hand, and its sha256 still tells a stale one.
+
 A review may also say where each grammar fault lies, in an optional
 ``grammar_fault`` column on the rows answered ``grammatical = no``:
 ``source`` (the fault is already in the source text the row was made from,
@@ -48,7 +55,7 @@ import pyarrow.parquet as pq
 from .atomic import sha256_file, write_json_atomic, write_text_atomic
 from .errors import DataError
 from .labels import LABELS
-from .manifest import RowCounts, write_manifest
+from .manifest import RowCounts, manifest_path, write_manifest
 from .parquet_io import write_parquet
 
 COLUMNS = ("uid", "label", "premise", "hypothesis", "perturbation_params")
@@ -58,6 +65,8 @@ ANNOTATION = ("coherent", "gold_label")
 GRAMMAR_FAULT = "grammar_fault"
 FAULT_PLACES = ("source", "edit")
 NEEDS_ANNOTATION = "needs_annotation"
+#: the mode of a set built by the default (high-precision) generators
+DEFAULT_MODE = "precise"
 DROP_INCOHERENT = "marked incoherent by a reviewer"
 YES = {"yes", "y", "1", "true"}
 NO = {"no", "n", "0", "false"}
@@ -259,7 +268,7 @@ def import_review(
         labels.update(zip(data["uid"], data["label"], strict=True))
         if status:
             statuses.update(zip(data["uid"], data["label_status"], strict=True))
-        sets.append({"set": path.name, "sha256": sha256_file(path), "rows": table.num_rows})
+        sets.append({"set": path.name, "sha256": sha256_file(path), "rows": table.num_rows, "mode": set_mode(path)})
     reader = _reader(review_csv, ("uid", *ANSWERS, *(ANNOTATION if status else ())))
     sampled = reviewed = label_judged = grammatical = coherent = 0
     correct: Counter[str] = Counter()
@@ -346,6 +355,23 @@ def import_review(
 def review_of(summary: Mapping[str, Any], set_name: str) -> Mapping[str, Any] | None:
     """The entry of ``summary["sets"]`` for the set file ``set_name``, or None."""
     return next((s for s in summary.get("sets", []) if s["set"] == set_name), None)
+
+
+def set_mode(set_path: str | Path) -> str:
+    """The construction mode its manifest records for ``set_path`` (``precise`` without one)."""
+    path = manifest_path(set_path)
+    if not path.exists():
+        return DEFAULT_MODE
+    try:
+        return str(json.loads(path.read_text(encoding="utf-8"))["params"].get("mode", DEFAULT_MODE))
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+        raise DataError(path, "not a set manifest (no params)") from None
+
+
+def judged_mode(entry: Mapping[str, Any]) -> str | None:
+    """The mode of the build a summary's set entry judged; None where the summary names none."""
+    mode = entry.get("mode")
+    return None if mode is None else str(mode)
 
 
 def apply_review(set_path: str | Path, summary_path: str | Path, output: str | Path) -> dict[str, Any]:
