@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import yaml
 
 from nlistress.atomic import sha256_file
 
-from .support import copy_project, project_params, run_snakemake
+from .support import ROOT, copy_project, project_params, run_snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -50,9 +51,17 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     # A hypothesis-only file asked for by name is set_hypothesis_only's alone: test_set's split
     # takes no dot, so "dev_matched.hyp_only" is no split it could claim (AmbiguousRuleException).
     target = "data/sets/stress/antonymy/mnli_dev_matched.hyp_only.parquet"
-    proc = run_snakemake(tmp_path, "-n", target, "data/sets/stress/antonymy/mnli_dev_matched.card.md")
+    shutil.copytree(ROOT / "reviews/stress/antonymy", tmp_path / "reviews/stress/antonymy", dirs_exist_ok=True)
+    proc = run_snakemake(tmp_path, "-n", "-p", target, "data/sets/stress/antonymy/mnli_dev_matched.card.md")
     counts = job_counts(proc.stdout + proc.stderr)
     assert counts["set_hypothesis_only"] == counts["test_set"] == counts["set_card"] == 1
+    # Both modes write that card: each reads the review of its own mode's build (the census of the
+    # default set, the paper-mode sample), never the other's.
+    review = "--review reviews/stress/antonymy/mnli_dev_matched"
+    assert f"{review}.census.json " in proc.stdout + proc.stderr
+    proc = run_snakemake(tmp_path, "-n", "-p", "data/sets/stress/antonymy/mnli_dev_matched.card.md",
+                         "--configfile", "profiles/paper/params.yaml")  # fmt: skip
+    assert f"{review}.paper.json " in proc.stdout + proc.stderr
 
 
 def _report_cells(path: Path) -> list[dict[str, str]]:
