@@ -313,7 +313,7 @@ def test_infersent_learning_rate_schedule() -> None:
     """lr x 0.99 per epoch, / 5 after an epoch without a better dev accuracy, stop below min_lr."""
     import torch
 
-    from nlistress.models.train import LearningRatePolicy
+    from nlistress.models.fitting import LearningRatePolicy
 
     optimizer = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)
     policy = LearningRatePolicy(optimizer, {"kind": "infersent", "decay": 0.99, "shrink": 5,

@@ -36,7 +36,7 @@ module computes, with Naik et al.'s two substitutions (ours where marked):
 6. Classifier: the features, standardised by the training rows' mean and
    standard deviation, into multinomial logistic regression (``classifier:
    linear``) or one tanh hidden layer of ``mlp_dim`` units (``mlp``), trained by
-   the loop every non-transformer model uses (``nlistress.models.train.fit``:
+   the loop every non-transformer model uses (``nlistress.models.fitting.fit``:
    seeded, early stopping on dev accuracy). Naik et al. trained theirs on MultiNLI
    (61.1 % on RTE3 test when trained on RTE3 dev).
 
@@ -65,8 +65,8 @@ from torch import nn
 from ..errors import ConfigError, DataError
 from ..resources import spacy_pipeline
 from .encoders import _mlp
-from .settings import ModelSpec
-from .train import Log, dev_metrics, fit, save_weights, seed_everything
+from .fitting import Log, dev_metrics, fit, seed_everything
+from .weights import load_weights, save_weights
 
 FEATURES_FILE = "features.json"
 FEATURE_NAMES = (
@@ -303,8 +303,6 @@ class AlignPredictor:
              device: torch.device, params: Mapping[str, Any]) -> AlignPredictor:  # fmt: skip
         """The model of ``model_dir``, with the spaCy pipeline of ``params`` (``resources``),
         which must be the one the model was trained with."""
-        from .predict import load_weights
-
         path = model_dir / FEATURES_FILE
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
@@ -325,13 +323,14 @@ class AlignPredictor:
 
 
 def train_align(
-    spec: ModelSpec, train: pd.DataFrame, dev: pd.DataFrame | None, labels: tuple[str, ...],
-    out_dir: Path, seed: int, device: torch.device, log_line: Log, params: Mapping[str, Any],
+    name: str, s: Mapping[str, Any], train: pd.DataFrame, dev: pd.DataFrame | None,
+    labels: tuple[str, ...], out_dir: Path, seed: int, device: torch.device, log_line: Log,
+    params: Mapping[str, Any],
 ) -> tuple[list[dict[str, float]], int]:  # fmt: skip
     """Compute the features of ``train`` (and ``dev``) once, fit the classifier, write the model;
-    return per-epoch metrics and the epoch whose weights were written."""
-    s = spec.settings
-    where = f"models.zoo.{spec.name}"
+    return per-epoch metrics and the epoch whose weights were written. ``name`` and ``s`` are
+    the zoo entry's name and settings (``models.zoo.<name>``)."""
+    where = f"models.zoo.{name}"
     if s.get("language", "en") != "en":
         raise ConfigError(f"{where}: ALIGN weighs words by English POS tags, but its training data "
                           f"is in {s['language']!r}; train it on an English split")  # fmt: skip
@@ -344,7 +343,7 @@ def train_align(
     model.feature_mean.copy_(torch.from_numpy(x.astype(np.float64).mean(axis=0)))
     model.feature_std.copy_(torch.from_numpy(np.where(std > 0, std, 1.0)))
     model.to(device)
-    log_line(f"{spec.name}: align, {len(FEATURE_NAMES)} features, word types tagged by "
+    log_line(f"{name}: align, {len(FEATURE_NAMES)} features, word types tagged by "
              f"{pipeline_id(featurizer.nlp)}, {sum(p.numel() for p in model.parameters())} parameters, "
              f"{len(train)} rows")  # fmt: skip
     predictor = AlignPredictor(model, featurizer, int(s.get("eval_batch_size", 256)), device, labels)

@@ -27,7 +27,7 @@ from ..dataset_card import front_matter
 from ..tables import markdown_table
 from . import MODEL_CARD
 from .encoders import ARCHS
-from .predict import LABELS_METADATA
+from .weights import LABELS_METADATA
 
 #: what each training variant adds to the train split
 VARIANTS = {

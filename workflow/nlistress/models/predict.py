@@ -26,8 +26,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import torch
-from safetensors import SafetensorError, safe_open
-from safetensors.torch import load_file
 
 from ..errors import ConfigError, DataError
 from ..labels import LABELS
@@ -36,11 +34,9 @@ from ..progress import with_progress
 from .data import iter_set_chunks
 from .encoders import build_model
 from .text import Vocabulary, pad_batch
+from .weights import load_weights
 
 log = logging.getLogger("nlistress")
-
-# safetensors metadata key under which training records the head's label order (JSON list).
-LABELS_METADATA = "nlistress.labels"
 
 
 def prediction_schema(labels: Sequence[str]) -> pa.Schema:
@@ -111,41 +107,6 @@ class EncoderPredictor:
                 out[idx] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
         self.model.train(was_training)
         return out
-
-
-def load_weights(model: torch.nn.Module, model_dir: Path, labels: Sequence[str], device: torch.device) -> None:
-    """Load ``model_dir/model.safetensors`` into ``model`` (on ``device``, in eval mode), after
-    checking the head's recorded label order; any problem is a one-line DataError."""
-    weights = model_dir / "model.safetensors"
-    if not weights.is_file():
-        raise DataError(model_dir, "no model.safetensors in the model directory")
-    try:
-        check_label_order(weights, labels)
-        model.load_state_dict(load_file(weights))
-    except SafetensorError as exc:
-        raise DataError(weights, f"not a readable safetensors file ({exc})") from None
-    except (RuntimeError, OSError) as exc:
-        raise DataError(weights, f"weights do not fit the configured model ({exc})") from None
-    model.to(device).eval()
-
-
-def check_label_order(weights: Path, labels: Sequence[str]) -> None:
-    """Refuse weights whose head was trained with another label order than ``config.json`` names.
-
-    Training records the order in the safetensors metadata; without this check an
-    edited ``labels`` list would silently relabel every prediction.
-    """
-    with safe_open(weights, framework="pt") as handle:
-        recorded = (handle.metadata() or {}).get(LABELS_METADATA)
-    if recorded is None:
-        raise DataError(weights, "the weights do not record the label order of their head: retrain the model")
-    try:
-        trained = json.loads(recorded)
-    except json.JSONDecodeError:
-        raise DataError(weights, f"unreadable {LABELS_METADATA} record {recorded[:80]!r}: retrain the model") from None
-    if trained != list(labels):
-        raise DataError(weights, f"the head was trained with labels {trained} in that order, but config.json "
-                        f"says {list(labels)}: restore config.json's labels or retrain")  # fmt: skip
 
 
 def read_model_config(model_dir: Path) -> dict[str, Any]:
