@@ -86,7 +86,7 @@ def test_grammar_faults_are_counted_by_where_they_lie(negation_set, tmp_path):
     write_card(target, card, params, tmp_path / "summary.json")
     text = card.read_text(encoding="utf-8")
     assert ("grammatical **60.0%** (of the 4 ungrammatical rows, 2 repeat a fault of the source text "
-            "and 1 have one the edit made, 1 not attributed: 80.0% of rows have no fault made by the edit)") in text
+            "and 1 has one the edit made, 1 not attributed: 80.0% of rows have no fault made by the edit)") in text
     assert "| no grammar fault made by the edit | 80.0% |" in text
     assert f"`{rows[2]['uid']}` (grammatical: edit)" in text
     rows[2]["grammar_fault"] = "maybe"

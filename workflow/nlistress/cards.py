@@ -141,8 +141,10 @@ def _fault_places(review: Mapping[str, Any]) -> str:
     if not places or not sum(places.values()):
         return ""
     unsaid = f", {places['unattributed']} not attributed" if places["unattributed"] else ""
-    return (f" (of the {sum(places.values())} ungrammatical rows, {places['source']} repeat a fault of "
-            f"the source text and {places['edit']} have one the edit made{unsaid}: "
+    total, source, edit = sum(places.values()), places["source"], places["edit"]
+    rows = "the ungrammatical row" if total == 1 else f"the {total} ungrammatical rows"
+    return (f" (of {rows}, {source} {'repeats' if source == 1 else 'repeat'} a fault of the source text "
+            f"and {edit} {'has' if edit == 1 else 'have'} one the edit made{unsaid}: "
             f"{_pct(review['edit_grammatical_rate'])} of rows have no fault made by the edit)")
 
 
