@@ -248,6 +248,8 @@ def swap_inputs(test):
 # With the WordNet source, the antonym list is an artifact of its own: walking WordNet
 # once here instead of in every swap job.
 ANTONYMS = config.get("swap", {}).get("lexicons", {}).get("antonyms", {})
+
+
 def review_summary(w):
     """The human-review summary that covers this set, if any (reviews/ is in git).
 
@@ -257,16 +259,28 @@ def review_summary(w):
     rows is the card's measure, as it is the release's (`nlistress release`). Paper
     mode writes the same file names, so only a summary of a build of this config's
     mode covers it (one that names no mode predates paper-mode reviews and covers any).
+    A default-mode card also gets the review of the paper-mode build of the same set,
+    if there is one (`paper_review`), to quote beside the paper's own figure.
     """
-    name = f"{w.dataset}_{w.split}.parquet"
     mode = generator_class(config[w.family]["tests"][w.test]["generator"]).mode
+    found = {"review": _covering_review(w, mode)}
+    if mode == "precise":  # the paper-mode build's review, quoted beside the paper's own figure
+        found["paper_review"] = _covering_review(w, "paper", named=True)
+    return {key: path for key, path in found.items() if path}
+
+
+def _covering_review(w, mode, named=False):
+    """The summary with the most judged rows of this set file built in ``mode`` (a summary that
+    names no mode counts for any, unless ``named``), or None."""
+    name = f"{w.dataset}_{w.split}.parquet"
     covering = []
     for path in sorted(glob.glob(f"reviews/{w.family}/{w.test}/*.json")):
         with open(path, encoding="utf-8") as handle:
             summary = json.load(handle)
-        if any(s.get("set") == name and s.get("mode", mode) == mode for s in summary.get("sets", [])):
+        if any(s.get("set") == name and s.get("mode", None if named else mode) == mode
+               for s in summary.get("sets", [])):
             covering.append((-summary.get("reviewed", 0), path))
-    return {"review": min(covering)[1]} if covering else {}
+    return min(covering)[1] if covering else None
 
 
 def family_outputs(family):

@@ -78,13 +78,16 @@ rule set_card:
     params:
         config=set_config,
         review=lambda w, input: ["--review", input.review] if "review" in input.keys() else [],
+        paper_review=lambda w, input: (["--paper-review", input.paper_review]
+                                       if "paper_review" in input.keys() else []),
     threads: 1
     conda:
         CONDA_ENV
     log:
         "logs/sets/{family}/{test}/{dataset}_{split}.card.log",
     shell:
-        "nlistress card {input.table:q} -o {output:q} {params.review:q} --audit {input.audit:q}"
+        "nlistress card {input.table:q} -o {output:q} {params.review:q} {params.paper_review:q}"
+        " --audit {input.audit:q}"
         " --set-json {params.config:q} --threads {threads:q} 2>&1 | tee {log:q}"
 
 

@@ -197,3 +197,16 @@ def test_a_review_of_the_default_build_does_not_describe_the_paper_mode_build(ne
     assert "Not reviewed yet" in card.read_text(encoding="utf-8")
     write_card(target, card, params, tmp_path / "summary.json")  # the build it judged
     assert "**Label quality, measured on this build:**" in card.read_text(encoding="utf-8")
+    # A review of the paper-mode build is quoted on the default card, beside the paper's figure.
+    paper_sheet = tmp_path / "paper.csv"
+    sample_for_review(paper_set, paper_sheet, 10, seed=2)
+    write_csv(paper_sheet, [r | {"label_correct": "no", "grammatical": "yes"} for r in read_csv(paper_sheet)])
+    paper_summary = import_review(paper_sheet, paper_set, tmp_path / "paper.json")
+    assert [s["mode"] for s in paper_summary["sets"]] == ["paper"]
+    write_card(target, card, params, tmp_path / "summary.json", paper_review_path=tmp_path / "paper.json")
+    head = card.read_text(encoding="utf-8").split("## What it tests")[0]
+    assert "**Label quality, measured on this build:** label correct **100.0%**" in head
+    assert "Our judges, on the paper-mode build of this set (the authors' construction; 10 rows" in head
+    assert "label correct **0.0%**, grammatical **100.0%**." in head
+    with pytest.raises(DataError, match="paper-mode review summary not found"):
+        write_card(target, card, params, paper_review_path=tmp_path / "missing.json")

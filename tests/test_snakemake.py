@@ -57,11 +57,12 @@ def test_dry_run_of_the_whole_dag(tmp_path):
     assert counts["set_hypothesis_only"] == counts["test_set"] == counts["set_card"] == 1
     # Both modes write that card: each reads the review of its own mode's build (the census of the
     # default set, the paper-mode sample), never the other's.
+    # The default card also quotes the paper-mode build's review beside the paper's figure.
     review = "--review reviews/stress/antonymy/mnli_dev_matched"
-    assert f"{review}.census.json " in proc.stdout + proc.stderr
+    assert f"{review}.census.json --paper-{review[2:]}.paper.json " in proc.stdout + proc.stderr
     proc = run_snakemake(tmp_path, "-n", "-p", "data/sets/stress/antonymy/mnli_dev_matched.card.md",
                          "--configfile", "profiles/paper/params.yaml")  # fmt: skip
-    assert f"{review}.paper.json " in proc.stdout + proc.stderr
+    assert f"{review}.paper.json " in proc.stdout + proc.stderr and "--paper-review" not in proc.stdout
 
 
 def _report_cells(path: Path) -> list[dict[str, str]]:

@@ -90,9 +90,24 @@ def _other_mode(review: Mapping[str, Any] | None, set_name: str, mode: str) -> s
     return judged if judged not in (None, mode) else None
 
 
+def paper_mode_measure(paper_review: Mapping[str, Any] | None, set_name: str) -> str:
+    """What our judges measured on the paper-mode build of this set, as one sentence ("" if
+    no summary of that build is given): beside the paper's own figure it says how far the
+    construction the paper evaluated can be trusted."""
+    entry = _judged(paper_review, set_name)
+    if paper_review is None or entry is None or judged_mode(entry) != "paper":
+        return ""
+    scope = "every row" if paper_review.get("census") else f"{paper_review['reviewed']} rows"
+    label = paper_review.get("label_correct_rate")
+    rates = ([f"label correct **{_pct(label)}**"] if label is not None else []) + [
+        f"grammatical **{_pct(paper_review['grammatical_rate'])}**"]  # fmt: skip
+    return (f" Our judges, on the paper-mode build of this set (the authors' construction; {scope}, "
+            f"sha256 `{entry['sha256'][:12]}…`): {', '.join(rates)}.")
+
+
 def quality_section(
     review: Mapping[str, Any] | None, set_name: str, sha256: str, paper: str, other_mode: str | None = None,
-    mode: str = "precise",
+    mode: str = "precise", paper_measured: str = "",
 ) -> str:
     """The card's first word on label quality: our measured rates, stale or "not judged".
 
@@ -103,7 +118,7 @@ def quality_section(
     """
     entry = _judged(review, set_name)
     context = (f"For context (the paper's own judgement of its sample of this construction): {paper}"
-               if mode == "paper" else f"For context only (another set, built another way): {paper}")
+               if mode == "paper" else f"For context only (another set, built another way): {paper}{paper_measured}")
     if entry is None:
         elsewhere = (
             f" The review of `{set_name}` it was given judged the {_MODE_NAMES.get(other_mode, other_mode)} "
@@ -197,8 +212,10 @@ def render_card(
     params: Mapping[str, Any],
     review: Mapping[str, Any] | None = None,
     audit: Mapping[str, Any] | None = None,
+    paper_review: Mapping[str, Any] | None = None,
 ) -> str:
-    """The Markdown card of one set, from its manifest and the registry (and its audit, if given)."""
+    """The Markdown card of one set, from its manifest and the registry (and its audit, if given;
+    ``paper_review``: a summary of the paper-mode build of the same set, quoted as context)."""
     set_path = Path(set_path)
     run = manifest["params"]
     generator = make_generator(run["test"], params, run["settings"])
@@ -224,7 +241,7 @@ def render_card(
         f"# {run['test']}: {manifest['dataset']} {manifest['split']}",
         f"`{set_path.name}` · {manifest['output_rows']:,} rows · sha256 `{manifest['sha256']}`",
         quality_section(review, set_path.name, manifest["sha256"], generator.paper_quality, other_mode,
-                        str(run.get("mode", generator.mode))),
+                        str(run.get("mode", generator.mode)), paper_mode_measure(paper_review, set_path.name)),
         "## What it tests",
         generator.tests_for,
         "## How it was built",
@@ -284,15 +301,20 @@ def write_card(
     params: Mapping[str, Any],
     review_path: str | Path | None = None,
     audit_path: str | Path | None = None,
+    paper_review_path: str | Path | None = None,
 ) -> None:
     """Render the card of ``set_path`` (its manifest beside it) into ``output``."""
     manifest = json.loads(manifest_path(set_path).read_text(encoding="utf-8"))
-    review = None
+    review = paper_review = None
     if review_path is not None and Path(review_path).exists():
         review = json.loads(Path(review_path).read_text(encoding="utf-8"))
+    if paper_review_path is not None:
+        if not Path(paper_review_path).is_file():
+            raise DataError(paper_review_path, "paper-mode review summary not found")
+        paper_review = json.loads(Path(paper_review_path).read_text(encoding="utf-8"))
     audit = None
     if audit_path is not None:
         if not Path(audit_path).is_file():
             raise DataError(audit_path, "audit not found; write it with `nlistress audit --set SET -o FILE`")
         audit = json.loads(Path(audit_path).read_text(encoding="utf-8"))
-    write_text_atomic(output, render_card(set_path, manifest, params, review, audit))
+    write_text_atomic(output, render_card(set_path, manifest, params, review, audit, paper_review))

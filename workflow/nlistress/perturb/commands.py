@@ -33,7 +33,7 @@ def cmd_perturb(args: argparse.Namespace) -> None:
 def cmd_card(args: argparse.Namespace) -> None:
     from ..cards import write_card
 
-    write_card(args.set, args.output, params_from_args(args), args.review, args.audit)
+    write_card(args.set, args.output, params_from_args(args), args.review, args.audit, args.paper_review)
 
 
 def cmd_sample_for_review(args: argparse.Namespace) -> None:
@@ -122,6 +122,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, required=True, help="card .md path")
     p.add_argument("--review", type=Path, help="review summary JSON from import-review")
     p.add_argument("--audit", type=Path, help="artifact audit JSON from `nlistress audit`")
+    p.add_argument("--paper-review", type=Path,
+                   help="review summary of the paper-mode build of the same set: a default-mode card "
+                   "quotes our rates on the authors' construction beside the paper's own figure")  # fmt: skip
     add_params_options(p)
     p.set_defaults(func=cmd_card)
 
