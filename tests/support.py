@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import signal
@@ -119,3 +120,13 @@ def write_csv(path: Path, rows: list[dict[str, str]]) -> None:
         writer = csv.DictWriter(fh, list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
+
+
+def reimport(summary_path: Path, sets: Any, output: Path) -> dict[str, Any]:
+    """The committed review summary's CSV (beside it) imported today, saying who judged it as
+    the summary does: a test compares the two to catch a CSV edited without re-importing."""
+    from nlistress.review import import_review
+
+    committed = json.loads(summary_path.read_text(encoding="utf-8"))
+    return import_review(summary_path.with_suffix(".csv"), sets, output,
+                         annotators=committed.get("annotators"), judged_by=committed.get("judged_by"))  # fmt: skip

@@ -35,9 +35,8 @@ from nlistress.perturb.base import SET_SCHEMA, Context, SetRow, rows_to_table
 from nlistress.perturb.wording import match_case, negative_prefix
 from nlistress.readers import open_source
 from nlistress.resources import wordnet
-from nlistress.review import import_review
 
-from .support import ROOT, project_params, read_csv, shared_override
+from .support import ROOT, project_params, read_csv, reimport, shared_override
 
 SEED = 2018
 
@@ -136,7 +135,7 @@ def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
     assert len(summaries) == 7  # census, sample, blind sample, second judge, strict recheck, strict pass, third judge
     for path in summaries:
         summary = json.loads(path.read_text(encoding="utf-8"))
-        again = import_review(path.with_suffix(".csv"), built, tmp_path / path.name)
+        again = reimport(path, built, tmp_path / path.name)
         assert {**again, "sets": None} == {**summary, "sets": None}, path
 
 
@@ -158,7 +157,7 @@ def test_the_reviewed_set_is_the_census_rows_every_judge_passed(params, matched,
     pq.write_table(rows_to_table(kept), built)
     path = ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_matched.json"
     summary = json.loads(path.read_text(encoding="utf-8"))
-    again = import_review(path.with_suffix(".csv"), built, tmp_path / path.name)
+    again = reimport(path, built, tmp_path / path.name)
     assert {**again, "sets": None} == {**summary, "sets": None}
     assert summary["reviewed"] == 100 and summary["sets"][0]["rows"] == len(kept)
 
@@ -305,7 +304,7 @@ def test_dev_mismatched_sample(params, tmp_path):
             (r.uid, r.premise, r.hypothesis) for r in rows
         }
         summary = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-        again = import_review(path, built, tmp_path / "again.json")
+        again = reimport(path.with_suffix(".json"), built, tmp_path / "again.json")
         assert {**again, "sets": None} == {**summary, "sets": None}, path
     # the reviewed set keeps the rows both passed, and its third judge's census is of them
     from nlistress.perturb import make_generator

@@ -29,9 +29,8 @@ from nlistress.perturb import make_generator
 from nlistress.perturb.base import Context
 from nlistress.perturb.runner import build_set
 from nlistress.resources import wordnet
-from nlistress.review import import_review
 
-from .support import ROOT, canonical_table, read_csv, shared_override
+from .support import ROOT, canonical_table, read_csv, reimport, shared_override
 
 PAPER = ROOT / "profiles" / "paper" / "params.yaml"
 TAUT = " and true is true"
@@ -173,7 +172,7 @@ def test_antonymy_count_and_pairs_on_mnli(params, tables, tmp_path_factory) -> N
                                 "sha256": manifest["sha256"]}]  # fmt: skip
     judged = {(r["uid"], r["premise"], r["hypothesis"]) for r in read_csv(summary_path.with_suffix(".csv"))}
     assert len(judged) == 100 and judged <= set(zip(rows["uid"], rows["premise"], rows["hypothesis"], strict=True))
-    again = import_review(summary_path.with_suffix(".csv"), built, tmp_path_factory.mktemp("again") / "s.json")
+    again = reimport(summary_path, built, tmp_path_factory.mktemp("again") / "s.json")
     assert again == summary
 
 
@@ -240,7 +239,7 @@ def test_numerical_counts_and_label_rules_on_aqua(params, tables, tmp_path_facto
     assert [(s["set"], s["sha256"], s["mode"]) for s in summary["sets"]] == [
         (path.name, sha, "paper") for path, sha in zip(built, shas, strict=True)]  # fmt: skip
     assert summary["census"] and summary["reviewed"] == 108
-    again = import_review(summary_path.with_suffix(".csv"), built, folder / "again.json")
+    again = reimport(summary_path, built, folder / "again.json")
     assert again == summary
 
 

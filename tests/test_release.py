@@ -58,7 +58,7 @@ def review(sets, tmp_path_factory):
                  "grammar_fault": "" if i % 4 else ("source" if i % 8 == 0 else "edit")}
             for i, r in enumerate(read_csv(sheet))]  # fmt: skip
     write_csv(sheet, rows)
-    import_review(sheet, [sets[0]], work / "snli_dev.json")
+    import_review(sheet, [sets[0]], work / "snli_dev.json", annotators="language-model")
     return work / "snli_dev.json"
 
 
@@ -153,8 +153,9 @@ def test_the_catalogue_says_mode_quality_settings_and_code_version(release, sets
     markdown = (release / "CATALOGUE.md").read_text(encoding="utf-8")
     assert negation["edit_grammatical"] == summary["edit_grammatical_rate"] == 0.9  # 2 of 5 faults the edit's
     assert permute["edit_grammatical"] is None
-    assert ("label 100.0% of 20, grammatical 75.0% (90.0% with no fault made by the edit) (n = 20)" in markdown
-            and "not judged" in markdown)
+    assert negation["annotators"] == "language-model" and permute["annotators"] is None
+    assert ("label 100.0% of 20, grammatical 75.0% (90.0% with no fault made by the edit) "
+            "(n = 20, language-model (AI) annotators)") in markdown and "not judged" in markdown
 
 
 def test_the_largest_review_of_the_same_bytes_is_the_measure(sets, params, review, tmp_path):

@@ -1,4 +1,4 @@
-"""The human-validation loop: stratified sample to CSV, filled answers back, rates in the card."""
+"""The annotator-review loop: stratified sample to CSV, filled answers back, rates in the card."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 from nlistress.cards import write_card
+from nlistress.cli import main
 from nlistress.config import deep_merge, load_params
-from nlistress.errors import DataError
+from nlistress.errors import ConfigError, DataError
 from nlistress.perturb.runner import build_set
 from nlistress.review import import_review, sample_for_review
 
@@ -210,3 +211,37 @@ def test_a_review_of_the_default_build_does_not_describe_the_paper_mode_build(ne
     assert "label correct **0.0%**, grammatical **100.0%**." in head
     with pytest.raises(DataError, match="paper-mode review summary not found"):
         write_card(target, card, params, paper_review_path=tmp_path / "missing.json")
+
+
+def test_the_card_says_who_judged(negation_set, tmp_path):
+    """A rate from language-model annotators is not a human annotation, and the card says which
+    it is beside the rates (import-review --annotators / --judged-by)."""
+    params, target = negation_set
+    sheet, summary, card = tmp_path / "review.csv", tmp_path / "summary.json", tmp_path / "card.md"
+    sample_for_review(target, sheet, 10, seed=4)
+    write_csv(sheet, [r | {"label_correct": "yes", "grammatical": "yes"} for r in read_csv(sheet)])
+    assert main(["import-review", str(sheet), "--set", str(target), "-o", str(summary),
+                 "--annotators", "language-model", "--judged-by", "two strict readers"]) == 0  # fmt: skip
+    assert json.loads(summary.read_text())["annotators"] == "language-model"
+    write_card(target, card, params, summary)
+    text = card.read_text(encoding="utf-8")
+    said = "Judged by language-model annotators (AI), not by people: two strict readers."
+    assert said in text.split("## What it tests")[0]  # beside the rates that open the card
+    assert f"10 rows reviewed (sample of 10, stratified by label). {said}" in text
+    import_review(sheet, target, summary, annotators="human")
+    write_card(target, card, params, summary)
+    assert "Judged by human annotators." in card.read_text(encoding="utf-8")
+    import_review(sheet, target, summary)
+    write_card(target, card, params, summary)
+    assert "Who judged the rows is not recorded" in card.read_text(encoding="utf-8")
+    with pytest.raises(ConfigError, match="annotators: 'robots' is not one of human, language-model"):
+        import_review(sheet, target, tmp_path / "s.json", annotators="robots")
+
+
+def test_every_committed_review_says_who_judged():
+    """The project's own reviews were made by language-model annotators, and say so: no card
+    of a released set may leave a reader to take them for a human annotation."""
+    summaries = sorted((ROOT / "reviews").rglob("*.json"))
+    assert len(summaries) >= 40
+    for path in summaries:
+        assert json.loads(path.read_text(encoding="utf-8"))["annotators"] == "language-model", path

@@ -90,6 +90,13 @@ def test_labels_and_incoherent_marks_reach_the_set_and_its_manifest(hypernym_set
     card = tmp_path / "card.md"
     write_card(target, card, params, summary_path)
     text = card.read_text(encoding="utf-8")
+    # who gave the labels is not recorded: they are not published as expert-made
+    assert "annotations_creators:\n- crowdsourced\n- machine-generated\nlanguage_creators" in text
+    assert "Who judged the rows is not recorded (`nlistress import-review --annotators`)." in text
+    for annotators, expert in (("language-model", False), ("human", True)):
+        import_review(sheet, target, summary_path, annotators=annotators)
+        write_card(target, card, params, summary_path)
+        assert ("- expert-generated" in card.read_text(encoding="utf-8")) is expert, annotators
     assert "marked incoherent (discarded): 1" in text
     assert "coherent **66.7%**" in text and "an article is missing" in text
     # and what the held-out judgement of hypernym swaps found

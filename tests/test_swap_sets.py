@@ -23,7 +23,6 @@ from nlistress.config import deep_merge
 from nlistress.errors import ConfigError, DataError
 from nlistress.labels import LABELS
 from nlistress.perturb.runner import build_set
-from nlistress.review import import_review
 from nlistress.swap.factors import polarity
 from nlistress.swap.generators import LABEL_RULES, SwapPairs
 from nlistress.swap.index import PairIndex
@@ -36,7 +35,15 @@ from nlistress.swap.lexicons import (
 from nlistress.swap.schema import EXPERIMENTS, SWAP_SCHEMA
 from nlistress.swap.tokens import replace_word, words
 
-from .support import ROOT, SHARED_DATA, canonical_table, project_params, read_csv, shared_override
+from .support import (
+    ROOT,
+    SHARED_DATA,
+    canonical_table,
+    project_params,
+    read_csv,
+    reimport,
+    shared_override,
+)
 
 TESTS = ("antonym_in_situ", "antonym_ex_situ", "hypernym_in_situ", "hypernym_ex_situ")
 CONTROL = {"I_TA1": "I_A", "I_TA2": "I_A", "I_TA3": "I_A", "I_TH": "I_H", "E_TA": "E_A",
@@ -293,7 +300,7 @@ def test_the_committed_review_judges_the_bytes_that_build_today(built, test):
         assert judged == built_rows if summary["census"] else judged <= built_rows, path.name
         # the summary is what its CSV says today (an edited CSV must be imported again); its
         # sets are checked above (here the file has another name)
-        again = import_review(path.with_suffix(".csv"), out, built["folder"] / f"again_{path.name}")
+        again = reimport(path, out, built["folder"] / f"again_{path.name}")
         assert {**again, "sets": None} == {**summary, "sets": None}, path.name
 
 

@@ -6,8 +6,8 @@ source dataset), so the card reads as a Hub dataset card on its own.
 The card says what the set tests, how it was built (generator, settings,
 seed, source file and checksum, the command that rebuilds it), how many rows
 went in and out and why any were dropped, the source data's licence and
-citation, and, once people have reviewed a sample, how often the generated
-labels were right and the sentences grammatical.
+citation, and, once annotators have reviewed a sample, how often the generated
+labels were right and the sentences grammatical, and who judged them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .dataset_card import front_matter, header
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, make_generator
-from .review import judged_mode, review_of
+from .review import human_judged, judged_mode, review_of, who_judged
 from .tables import markdown_table
 
 
@@ -65,7 +65,7 @@ MODES = {
     "precise_only": "**Mode: default (high-precision).** The project's own construction, following "
     "the paper's description; the authors released no code for it, so there is no paper-mode build.",
     "reviewed": "**Mode: default (high-precision), then reviewed.** The rows of the base test's "
-    "default build that people judged right, one by one (README \"Reviewed sets\"); there is no "
+    "default build that annotators judged right, one by one (README \"Reviewed sets\"); there is no "
     "paper-mode build of it, as the authors' annotators judged a sample, not every row.",
     "paper": "**Mode: paper.** Built the way the authors' released code built it "
     "(`nlistress.authors`), so numbers on it compare like with like with the paper's; its labels "
@@ -101,7 +101,8 @@ def paper_mode_measure(paper_review: Mapping[str, Any] | None, set_name: str) ->
     label = paper_review.get("label_correct_rate")
     rates = ([f"label correct **{_pct(label)}**"] if label is not None else []) + [
         f"grammatical **{_pct(paper_review['grammatical_rate'])}**"]  # fmt: skip
-    return (f" Our judges, on the paper-mode build of this set (the authors' construction; {scope}, "
+    kind = {"language-model": "language-model (AI) ", "human": "human "}.get(paper_review.get("annotators"), "")
+    return (f" Our {kind}judges, on the paper-mode build of this set (the authors' construction; {scope}, "
             f"sha256 `{entry['sha256'][:12]}…`): {', '.join(rates)}.")
 
 
@@ -126,7 +127,7 @@ def quality_section(
         )
         return (
             "**Label quality: not judged.** No sample of this build has been judged yet "
-            f"(see Human validation below for how to judge one).{elsewhere}\n\n" + context
+            f"(see Annotator review below for how to judge one).{elsewhere}\n\n" + context
         )
     n = review["reviewed"]
     scope = "every row of " if review.get("census") else "a stratified sample of "
@@ -146,7 +147,7 @@ def quality_section(
         rates.append(f"coherent **{_pct(review['coherent_rate'])}**")
     return (
         f"**Label quality, measured on this build:** {', '.join(rates)}; n = {n} judged rows "
-        f"({scope}{names}), set sha256 `{sha256[:12]}…`.\n\n" + context
+        f"({scope}{names}), set sha256 `{sha256[:12]}…`. {who_judged(review)}\n\n" + context
     )
 
 
@@ -187,7 +188,8 @@ def _review_section(review: Mapping[str, Any] | None, set_name: str, sha256: str
               for status, rate in sorted(review.get("label_correct_by_status", {}).items())]  # fmt: skip
     lines = [
         f"{review['reviewed']} rows reviewed{stale} "
-        + ("(every row)." if review.get("census") else f"(sample of {review['sampled']}, stratified by label)."),
+        + ("(every row). " if review.get("census") else f"(sample of {review['sampled']}, stratified by label). ")
+        + who_judged(review),
         "",
         markdown_table(["measure", "rate"], rates).rstrip("\n"),
     ]
@@ -235,7 +237,7 @@ def render_card(
     meta = header(
         f"{run['test']}: {manifest['dataset']} {manifest['split']}", {manifest["dataset"]: dataset},
         manifest["output_rows"], tags=["nli", family, run["test"], f"mode-{run.get('mode', generator.mode)}"],
-        expert_labels=bool(review and review.get("annotations")),
+        expert_labels=human_judged(review) and bool(review.get("annotations")),
     )  # fmt: skip
     sections = [
         f"# {run['test']}: {manifest['dataset']} {manifest['split']}",
@@ -276,7 +278,7 @@ def render_card(
     sections += [
         "## Examples",
         examples.rstrip("\n"),
-        "## Human validation",
+        "## Annotator review",
         _review_section(review, set_path.name, manifest["sha256"],
                         f"reviews/{family}/{run['test']}/{manifest['dataset']}_{manifest['split']}.json"),
     ]

@@ -41,6 +41,7 @@ from .dataset_card import FIELDS, config_name, features, front_matter, header, s
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, generator_class
+from .review import human_judged
 from .tables import markdown_table
 
 
@@ -67,6 +68,9 @@ class CatalogueEntry:
     #: ``grammar_fault`` column), None where the review does not say where the faults lie
     edit_grammatical: float | None
     judged_rows: int | None
+    #: who judged the rows: ``human``, ``language-model`` (an AI read them) or ``not recorded``;
+    #: None when not judged
+    annotators: str | None
     #: the first 16 hex digits of the sha256 of the generator's settings (manifest ``params``)
     settings_sha256: str
     code_version: str
@@ -165,6 +169,7 @@ def _entry(
         grammatical=review.get("grammatical_rate") if review else None,
         edit_grammatical=review.get("edit_grammatical_rate") if review else None,
         judged_rows=review.get("reviewed") if review else None,
+        annotators=(review.get("annotators") or "not recorded") if review else None,
         settings_sha256=_settings_hash(run),
         code_version=str(manifest.get("nlistress_version", "unknown")),
         sha256=digest,
@@ -181,7 +186,9 @@ def _quality(entry: CatalogueEntry) -> str:
              else f"label {entry.label_correct:.1%} of {entry.label_judged}")  # fmt: skip
     edit = ("" if entry.edit_grammatical is None
             else f" ({entry.edit_grammatical:.1%} with no fault made by the edit)")  # fmt: skip
-    return f"{label}, grammatical {entry.grammatical:.1%}{edit} (n = {entry.judged_rows})"
+    who = {"human": "human annotators", "language-model": "language-model (AI) annotators"}.get(
+        str(entry.annotators), "annotators not recorded")
+    return f"{label}, grammatical {entry.grammatical:.1%}{edit} (n = {entry.judged_rows}, {who})"
 
 
 def _markdown(entries: Sequence[CatalogueEntry]) -> str:
@@ -224,13 +231,25 @@ def _config_schemas(entries: Sequence[CatalogueEntry], folder: Path) -> dict[str
 
 
 def _expert_labels(entries: Sequence[CatalogueEntry], folder: Path) -> bool:
-    """Whether any released row carries a label a reviewer gave (``label_status`` ``annotated``)."""
+    """Whether any released row carries a label people gave (``label_status`` ``annotated``,
+    from a review whose annotators were human). A label a language model gave is machine-made,
+    and so is one whose review cannot be read to say who gave it."""
     for entry in entries:
-        if "label_status" in pq.read_schema(folder / entry.path).names:
-            statuses = pq.read_table(folder / entry.path, columns=["label_status"])["label_status"]
-            if "annotated" in statuses.unique().to_pylist():
+        path = folder / entry.path
+        if "label_status" in pq.read_schema(path).names:
+            statuses = pq.read_table(path, columns=["label_status"])["label_status"]
+            if "annotated" in statuses.unique().to_pylist() and human_judged(_applied_review(path)):
                 return True
     return False
+
+
+def _applied_review(set_path: Path) -> Mapping[str, Any] | None:
+    """The review summary whose labels ``import-review --apply`` wrote into the set, if readable."""
+    try:
+        source = json.loads(manifest_path(set_path).read_text(encoding="utf-8")).get("source") or {}
+        return json.loads(Path(source["review"]).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _readme(entries: Sequence[CatalogueEntry], folder: Path, params: Mapping[str, Any]) -> str:
@@ -293,7 +312,9 @@ def _readme(entries: Sequence[CatalogueEntry], folder: Path, params: Mapping[str
         "## Measured label quality",
         ("Rows drawn at random (stratified by label) and judged one by one, blind to the rule that made "
          "them, for label correctness and grammaticality; the review files are in the project's `reviews/` "
-         "folder and cover exactly the bytes released here (by sha256). "
+         "folder and cover exactly the bytes released here (by sha256). The table above says who judged "
+         "each set: `language-model` annotators are an AI model reading the rows, not people, so their "
+         "rates are that model's strict reading, not a human annotation. "
          + (f"Judged: {', '.join(f'`{e.name}`' for e in judged)}; the other sets are not judged yet."
             if judged else "No released set has been judged yet.")),
         "## Licences",

@@ -1,11 +1,15 @@
-"""Human validation of generated sets: sample rows to CSV, read the judgements back.
+"""Annotator review of generated sets: sample rows to CSV, read the judgements back.
 
 The paper had annotators check 100 rows per set for label correctness and
 grammaticality. ``sample_for_review`` draws such a sample, stratified by label
-and seeded; people fill in the answer columns; ``import_review`` checks the
+and seeded; annotators fill in the answer columns; ``import_review`` checks the
 file and summarises the rates, which the set's dataset card then shows first,
 with the sha256 of the set they were measured on (a card whose set has changed
-since shows the rates as stale).
+since shows the rates as stale) and who judged them: ``annotators`` is
+``human`` or ``language-model`` (an AI model reading the rows) and ``judged_by``
+may say more. The same rate is a different claim from a language model than from
+trained people, so a card never shows one without saying which it is, and a label
+a language model gave is never published as expert-made.
 
 A sample may span several sets (``sample_for_review([dev, test])``): the
 numerical test has two small AQuA-RAT sets that are judged together. When a
@@ -23,7 +27,7 @@ removed, counted in its manifest.
 
 Each set a summary judged is named with its sha256 and its construction mode (the
 ``params.mode`` of the manifest beside it: ``precise`` for the default sets, ``paper``
-for the authors' constructions, ``reviewed`` for the rows people kept). Both modes
+for the authors' constructions, ``reviewed`` for the rows annotators kept). Both modes
 write the same file names, so a card uses a summary only for a build of the mode it
 judged; a summary that names no mode (written before modes were recorded) is read
 as judging the build at hand, and its sha256 still tells a stale one.
@@ -53,7 +57,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .atomic import sha256_file, write_json_atomic, write_text_atomic
-from .errors import DataError
+from .errors import ConfigError, DataError
 from .labels import LABELS
 from .manifest import RowCounts, manifest_path, write_manifest
 from .parquet_io import write_parquet
@@ -67,6 +71,8 @@ FAULT_PLACES = ("source", "edit")
 NEEDS_ANNOTATION = "needs_annotation"
 #: the mode of a set built by the default (high-precision) generators
 DEFAULT_MODE = "precise"
+#: who may fill in a review: people, or a language model (an AI) reading the rows
+ANNOTATOR_KINDS = ("human", "language-model")
 DROP_INCOHERENT = "marked incoherent by a reviewer"
 YES = {"yes", "y", "1", "true"}
 NO = {"no", "n", "0", "false"}
@@ -240,9 +246,14 @@ def _rate(good: int, total: int) -> float | None:
 
 
 def import_review(
-    review_csv: str | Path, set_paths: Path | str | Sequence[Path | str], output: str | Path
+    review_csv: str | Path, set_paths: Path | str | Sequence[Path | str], output: str | Path,
+    annotators: str | None = None, judged_by: str | None = None,
 ) -> dict[str, Any]:
     """Check a filled review CSV against its set(s) and write the summary JSON the card reads.
+
+    ``annotators`` (one of ``ANNOTATOR_KINDS``) and ``judged_by`` (free text: "two
+    linguists") say who filled the answers; the summary keeps them and the cards say it
+    beside the rates (``who_judged``).
 
     A row counts as reviewed when ``grammatical`` is filled, and (swap sets)
     ``coherent``, and ``label_correct`` for a row with a label. Rates:
@@ -257,6 +268,8 @@ def import_review(
     unattributed ones as made by it.
     """
     review_csv = Path(review_csv)
+    if annotators is not None and annotators not in ANNOTATOR_KINDS:
+        raise ConfigError(f"annotators: {annotators!r} is not one of {', '.join(ANNOTATOR_KINDS)}")
     paths = _paths(set_paths)
     status = _has_status(paths)
     labels: dict[str, Any] = {}
@@ -325,6 +338,8 @@ def import_review(
         raise DataError(review_csv, "no row has its answers filled in")
     summary: dict[str, Any] = {
         "sets": sets,
+        **({"annotators": annotators} if annotators else {}),
+        **({"judged_by": judged_by.strip()} if judged_by and judged_by.strip() else {}),
         "sampled": sampled,
         "census": sampled == sum(s["rows"] for s in sets),
         "reviewed": reviewed,
@@ -350,6 +365,22 @@ def import_review(
     summary["problems"] = problems
     write_json_atomic(output, summary)
     return summary
+
+
+def who_judged(summary: Mapping[str, Any]) -> str:
+    """Who judged the rows, as the sentence a card prints beside the rates."""
+    detail = f": {summary['judged_by']}" if summary.get("judged_by") else ""
+    kind = summary.get("annotators")
+    if kind == "language-model":
+        return f"Judged by language-model annotators (AI), not by people{detail}."
+    if kind == "human":
+        return f"Judged by human annotators{detail}."
+    return f"Who judged the rows is not recorded{detail} (`nlistress import-review --annotators`)."
+
+
+def human_judged(summary: Mapping[str, Any] | None) -> bool:
+    """Whether people judged the rows: only their labels are published as expert-made."""
+    return bool(summary) and summary.get("annotators") == "human"
 
 
 def review_of(summary: Mapping[str, Any], set_name: str) -> Mapping[str, Any] | None:

@@ -25,7 +25,7 @@ GENERATORS = {
     "numerical": "nlistress.perturb.numerical:Numerical",
     "permute": "nlistress.permutations.permute:Permute",
     "swap_pairs": "nlistress.swap.generators:SwapPairs",
-    # Another test's rows, kept where people judged every row right (reviews/).
+    # Another test's rows, kept where annotators judged every row right (reviews/).
     "reviewed": "nlistress.perturb.reviewed:Reviewed",
     # Paper mode: the authors' own constructions (profiles/paper/params.yaml).
     "tautology_authors": "nlistress.authors.distraction:AuthorsTautology",

@@ -383,7 +383,7 @@ class Antonymy(Generator):
         "Antonym substitution does not always yield a true contradiction (negation, "
         "modality, questions, quantifiers, word senses, names); precision filters drop "
         "every sentence where the label is not certain, and the measured label quality "
-        "of this build is under Human validation."
+        "of this build is under Annotator review."
     )
     paper_quality: ClassVar[str] = (
         "Naik et al. (2018): at least two of three annotators agreed with the generated label on "

@@ -116,7 +116,7 @@ class Generator(ABC):
     paper_quality: ClassVar[str] = "The paper reports no human validation of this kind of set."
     #: how the set is built: "precise" (the default, high-precision construction), "paper"
     #: (the authors' released code, reproduced: ``nlistress.authors``) or "reviewed" (a
-    #: precise set narrowed to the rows people passed: ``nlistress.perturb.reviewed``)
+    #: precise set narrowed to the rows annotators passed: ``nlistress.perturb.reviewed``)
     mode: ClassVar[str] = "precise"
     #: the settings it reads; others are left out of ``self.settings`` (and so of the
     #: manifest). A paper-mode profile switches a test's ``generator`` by merging over the

@@ -15,6 +15,7 @@ from ..cli_support import (
 )
 from ..config import load_params
 from ..errors import ConfigError, NlistressError
+from ..review import ANNOTATOR_KINDS
 
 log = logging.getLogger("nlistress")
 
@@ -50,7 +51,8 @@ def cmd_sample_for_review(args: argparse.Namespace) -> None:
 def cmd_import_review(args: argparse.Namespace) -> None:
     from ..review import apply_review, import_review
 
-    summary = import_review(args.review, args.set, args.output)
+    summary = import_review(args.review, args.set, args.output, annotators=args.annotators,
+                            judged_by=args.judged_by)
     if summary["reviewed"]:
         rates = [("grammatical", summary["grammatical_rate"])]
         if summary["label_correct_rate"] is not None:
@@ -163,6 +165,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a set the sample came from (repeat for a sample of several sets)",
     )  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="summary JSON to write")
+    p.add_argument(
+        "--annotators",
+        choices=ANNOTATOR_KINDS,
+        help="who filled in the answers: people, or a language model (an AI); the cards say "
+        "it beside the rates, and only people's labels are published as expert-made",
+    )
+    p.add_argument("--judged-by", metavar="TEXT",
+                   help="more on who judged, quoted on the cards (e.g. 'two linguists, blind')")
     p.add_argument(
         "--apply",
         type=Path,

@@ -1,10 +1,10 @@
-"""A rule-made set, kept only where people judged each row right.
+"""A rule-made set, kept only where annotators judged each row right.
 
 Precision filters can drop every row a parse can show to be doubtful, but some
 wrong labels leave no trace a parse can see ("Ibizan folklore is available" is
 a generic statement; "Driving is easy because it is time consuming" gives no
 reason), and a source text's own grammar faults are no rule's to find. Where
-people have judged every row of a set (a census, ``reviews/``), the
+annotators have judged every row of a set (a census, ``reviews/``), the
 ``reviewed`` generator reads the set its base test built and keeps only the
 rows every judge passed: the rows the review has, with the same text and label,
 answered ``yes`` on each answer in ``require``. Every other row is dropped and
@@ -47,7 +47,7 @@ class Reviewed(Generator):
     mode: ClassVar[str] = "reviewed"
     settings_keys: ClassVar[tuple[str, ...]] = ("base", "reviews", "require")
     tests_for: ClassVar[str] = (
-        "The rows of another test's default build that people judged one by one, kept only where "
+        "The rows of another test's default build that annotators judged one by one, kept only where "
         "every judge said the label is right and the text grammatical (its cards name the test)."
     )
 
@@ -72,7 +72,7 @@ class Reviewed(Generator):
         self.cites = generator.cites  # type: ignore[misc]
         self.paper_quality = generator.paper_quality  # type: ignore[misc]
         self.tests_for = (  # type: ignore[misc]
-            f"{generator.tests_for} This set keeps only the rows of test `{base}` that people "
+            f"{generator.tests_for} This set keeps only the rows of test `{base}` that annotators "
             f"judged, one by one, and every judge answered yes on {' and '.join(self.require)}; "
             "the rest are dropped and counted under Counts."
         )

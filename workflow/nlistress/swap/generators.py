@@ -94,7 +94,7 @@ class SwapPairs(Generator):
     )
 
     #: blind judgements of SNLI test rows, which no swap filter was written from (README,
-    #: "Human validation"): what the default settings give on captions they were not fitted to
+    #: "Annotator review"): what the default settings give on captions they were not fitted to
     HELD_OUT: ClassVar[dict[tuple[str, str], str]] = {
         ("antonym", "in_situ"): "100 rows: 98.0% of the 51 labelled right (rule labels 20 of "
                                 "21, labels kept from SNLI 30 of 30), 79.0% grammatical, 100% "
