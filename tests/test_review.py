@@ -7,12 +7,12 @@ import json
 import pandas as pd
 import pytest
 
-from nlistress.cards import write_card
+from nlistress.cards import quality_section, write_card
 from nlistress.cli import main
 from nlistress.config import deep_merge, load_params
 from nlistress.errors import ConfigError, DataError
 from nlistress.perturb.runner import build_set
-from nlistress.review import import_review, sample_for_review
+from nlistress.review import import_review, sample_for_review, wilson_interval
 
 from .support import ROOT, canonical_table, project_params, read_csv, shared_override, write_csv
 
@@ -86,7 +86,7 @@ def test_grammar_faults_are_counted_by_where_they_lie(negation_set, tmp_path):
     card = tmp_path / "card.md"
     write_card(target, card, params, tmp_path / "summary.json")
     text = card.read_text(encoding="utf-8")
-    assert ("grammatical **60.0%** (of the 4 ungrammatical rows, 2 repeat a fault of the source text "
+    assert ("grammatical **60.0%** [31.3% to 83.2%] (of the 4 ungrammatical rows, 2 repeat a fault of the source text "
             "and 1 has one the edit made, 1 not attributed: 80.0% of rows have no fault made by the edit)") in text
     assert "| no grammar fault made by the edit | 80.0% |" in text
     assert f"`{rows[2]['uid']}` (grammatical: edit)" in text
@@ -169,6 +169,11 @@ def test_a_review_of_two_sets_and_a_stale_card(tmp_path):
     head = text.split("## What it tests")[0]
     assert "**Label quality, measured on this build:** label correct **100.0%**" in head
     assert "n = 30 judged rows" in head and "Naik et al. (2018) did not validate" in head
+    # a sample's rate is an estimate: 30 of 30 right leaves the set's rate anywhere above 88.6%
+    assert "label correct **100.0%** [88.6% to 100.0%] (30 labelled rows)" in head
+    assert "In brackets: the 95% Wilson interval of each rate (sampling error only)." in head
+    census = quality_section(summary | {"census": True}, sets[0][1].name, summary["sets"][0]["sha256"], "")
+    assert "label correct **100.0%** (30 labelled rows)" in census and "no sampling error" in census
     # Rebuilt with another seed: the judged sample no longer describes the set.
     build_set("spelling_error", sets[0][0], sets[0][1], params, seed=99)
     write_card(sets[0][1], card, params, summary_path)
@@ -208,7 +213,7 @@ def test_a_review_of_the_default_build_does_not_describe_the_paper_mode_build(ne
     head = card.read_text(encoding="utf-8").split("## What it tests")[0]
     assert "**Label quality, measured on this build:** label correct **100.0%**" in head
     assert "Our judges, on the paper-mode build of this set (the authors' construction; 10 rows" in head
-    assert "label correct **0.0%**, grammatical **100.0%**." in head
+    assert "label correct **0.0%** [0.0% to 27.8%], grammatical **100.0%** [72.2% to 100.0%]." in head
     with pytest.raises(DataError, match="paper-mode review summary not found"):
         write_card(target, card, params, paper_review_path=tmp_path / "missing.json")
 
@@ -245,3 +250,13 @@ def test_every_committed_review_says_who_judged():
     assert len(summaries) >= 40
     for path in summaries:
         assert json.loads(path.read_text(encoding="utf-8"))["annotators"] == "language-model", path
+
+
+def test_the_wilson_interval_matches_the_published_values():
+    """97 of 100 right (Wilson 95%: 91.5-99.0%) and the edges, where the normal approximation
+    would leave 0-1 and Wilson does not."""
+    assert wilson_interval(0.97, 100) == pytest.approx((0.9155, 0.9897), abs=5e-4)
+    assert wilson_interval(0.16, 100) == pytest.approx((0.1010, 0.2442), abs=5e-4)
+    low, high = wilson_interval(1.0, 60)
+    assert low == pytest.approx(0.9398, abs=5e-4) and high == pytest.approx(1.0)
+    assert wilson_interval(0.0, 10)[0] == 0.0

@@ -25,7 +25,7 @@ from .dataset_card import front_matter, header
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, make_generator
-from .review import human_judged, judged_mode, review_of, who_judged
+from .review import human_judged, judged_mode, review_of, who_judged, wilson_interval
 from .tables import markdown_table
 
 
@@ -98,9 +98,11 @@ def paper_mode_measure(paper_review: Mapping[str, Any] | None, set_name: str) ->
     if paper_review is None or entry is None or judged_mode(entry) != "paper":
         return ""
     scope = "every row" if paper_review.get("census") else f"{paper_review['reviewed']} rows"
-    label = paper_review.get("label_correct_rate")
-    rates = ([f"label correct **{_pct(label)}**"] if label is not None else []) + [
-        f"grammatical **{_pct(paper_review['grammatical_rate'])}**"]  # fmt: skip
+    label, census, n = paper_review.get("label_correct_rate"), bool(paper_review.get("census")), paper_review["reviewed"]
+    rates = ([f"label correct **{_pct(label)}**{_interval(label, paper_review['label_judged'], census)}"]
+             if label is not None else []) + [
+        f"grammatical **{_pct(paper_review['grammatical_rate'])}**"
+        f"{_interval(paper_review['grammatical_rate'], n, census)}"]  # fmt: skip
     kind = {"language-model": "language-model (AI) ", "human": "human "}.get(paper_review.get("annotators"), "")
     return (f" Our {kind}judges, on the paper-mode build of this set (the authors' construction; {scope}, "
             f"sha256 `{entry['sha256'][:12]}…`): {', '.join(rates)}.")
@@ -138,17 +140,30 @@ def quality_section(
             f"(sha256 `{entry['sha256'][:12]}…`); this build (sha256 `{sha256[:12]}…`) has not been "
             "judged, so those rates do not describe it.\n\n" + context
         )
+    census = bool(review.get("census"))
     rates = []
     if review.get("label_correct_rate") is not None:
-        rates.append(f"label correct **{_pct(review['label_correct_rate'])}** "
+        rates.append(f"label correct **{_pct(review['label_correct_rate'])}**"
+                     f"{_interval(review['label_correct_rate'], review['label_judged'], census)} "
                      f"({review['label_judged']} labelled rows)")  # fmt: skip
-    rates.append(f"grammatical **{_pct(review['grammatical_rate'])}**{_fault_places(review)}")
+    rates.append(f"grammatical **{_pct(review['grammatical_rate'])}**"
+                 f"{_interval(review['grammatical_rate'], n, census)}{_fault_places(review)}")  # fmt: skip
     if "coherent_rate" in review:
-        rates.append(f"coherent **{_pct(review['coherent_rate'])}**")
+        rates.append(f"coherent **{_pct(review['coherent_rate'])}**{_interval(review['coherent_rate'], n, census)}")
+    spread = ("Every row was judged, so the rates have no sampling error (the judges' own errors remain)."
+              if census else "In brackets: the 95% Wilson interval of each rate (sampling error only).")
     return (
         f"**Label quality, measured on this build:** {', '.join(rates)}; n = {n} judged rows "
-        f"({scope}{names}), set sha256 `{sha256[:12]}…`. {who_judged(review)}\n\n" + context
+        f"({scope}{names}), set sha256 `{sha256[:12]}…`. {spread} {who_judged(review)}\n\n" + context
     )
+
+
+def _interval(rate: float | None, n: int, census: bool) -> str:
+    """A sample's rate with its 95% interval ("" for a census, which has no sampling error)."""
+    if census or rate is None or not n:
+        return ""
+    low, high = wilson_interval(rate, n)
+    return f" [{low:.1%} to {high:.1%}]"
 
 
 def _fault_places(review: Mapping[str, Any]) -> str:
