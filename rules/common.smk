@@ -188,22 +188,32 @@ def test_chain(test):
     return [test, *test_chain(settings["base"])] if settings["generator"] == "reviewed" else [test]
 
 
-def set_config(w):
-    """The config a set job needs: its family's settings and test (and a reviewed test's
-    base test, whose settings it checks), resources, the dataset, and the top-level sections
-    its generator declares it reads (`shared_sections`)."""
+def _set_sections(w):
+    """The config sections a set job reads: its family's settings and test (and a reviewed
+    test's base test, whose settings it checks), resources, the dataset, and the top-level
+    sections its generator declares it reads (`shared_sections`)."""
     family = family_of(w.test)
     section = {k: v for k, v in config[family].items() if k not in ("sets", "augment", "tests")}
     tests = {t: config[family]["tests"][t] for t in test_chain(w.test)}
     generator = generator_class(tests[w.test]["generator"])
-    shared = {name: config.get(name, {}) for name in generator.shared_sections}
-    return config_json(
-        **{family: {**section, "tests": tests}},
-        **shared,
-        resources=config.get("resources", {}),
-        datasets={w.dataset: dataset_entry(w.dataset, w.split)},
-        prepare=config.get("prepare", {}),
-    )
+    return {
+        family: {**section, "tests": tests},
+        **{name: config.get(name, {}) for name in generator.shared_sections},
+        "resources": config.get("resources", {}),
+        "datasets": {w.dataset: dataset_entry(w.dataset, w.split)},
+        "prepare": config.get("prepare", {}),
+    }
+
+
+def set_config(w):
+    """The config a set job needs (`_set_sections`)."""
+    return config_json(**_set_sections(w))
+
+
+def card_config(w):
+    """A card job's config: its set's, and the review targets a measured rate is set against."""
+    targets = (config.get("review") or {}).get("targets", {})
+    return config_json(**_set_sections(w), review={"targets": targets})
 
 
 def set_inputs(w):

@@ -76,7 +76,7 @@ rule set_card:
     output:
         "data/sets/{family}/{test}/{dataset}_{split}.card.md",
     params:
-        config=set_config,
+        config=card_config,
         review=lambda w, input: ["--review", input.review] if "review" in input.keys() else [],
         paper_review=lambda w, input: (["--paper-review", input.paper_review]
                                        if "paper_review" in input.keys() else []),

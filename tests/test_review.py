@@ -88,6 +88,12 @@ def test_grammar_faults_are_counted_by_where_they_lie(negation_set, tmp_path):
     text = card.read_text(encoding="utf-8")
     assert ("grammatical **60.0%** [31.3% to 83.2%] (of the 4 ungrammatical rows, 2 repeat a fault of the source text "
             "and 1 has one the edit made, 1 not attributed: 80.0% of rows have no fault made by the edit)") in text
+    # below the project's target (review.targets, 95%), and the card says so where the rates are
+    assert ("**Below target:** grammatical 60.0% (target 95%); the rows the annotators faulted, and why, "
+            "are listed under Annotator review.") in text.split("## What it tests")[0]
+    lowered = deep_merge(params, {"review": {"targets": {"grammatical": 0.5}}})
+    write_card(target, card, lowered, tmp_path / "summary.json")
+    assert "Below target" not in card.read_text(encoding="utf-8")
     assert "| no grammar fault made by the edit | 80.0% |" in text
     assert f"`{rows[2]['uid']}` (grammatical: edit)" in text
     rows[2]["grammar_fault"] = "maybe"

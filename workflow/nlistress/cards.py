@@ -110,14 +110,16 @@ def paper_mode_measure(paper_review: Mapping[str, Any] | None, set_name: str) ->
 
 def quality_section(
     review: Mapping[str, Any] | None, set_name: str, sha256: str, paper: str, other_mode: str | None = None,
-    mode: str = "precise", paper_measured: str = "",
+    mode: str = "precise", paper_measured: str = "", targets: Mapping[str, float] | None = None,
 ) -> str:
     """The card's first word on label quality: our measured rates, stale or "not judged".
 
     Ours come first, with n and the set sha256 they were measured on; the
     paper's figure follows as context (only context for a default set, which it does
     not describe). A review of the same file name built in the other mode
-    (``other_mode``) says nothing of this build's rows, and the card says so.
+    (``other_mode``) says nothing of this build's rows, and the card says so. A measured
+    rate below its ``targets`` entry (``review.targets``) is named as such, so a set that
+    cannot reach the project's bar says so where its rates are read.
     """
     entry = _judged(review, set_name)
     context = (f"For context (the paper's own judgement of its sample of this construction): {paper}"
@@ -154,8 +156,20 @@ def quality_section(
               if census else "In brackets: the 95% Wilson interval of each rate (sampling error only).")
     return (
         f"**Label quality, measured on this build:** {', '.join(rates)}; n = {n} judged rows "
-        f"({scope}{names}), set sha256 `{sha256[:12]}…`. {spread} {who_judged(review)}\n\n" + context
+        f"({scope}{names}), set sha256 `{sha256[:12]}…`. {spread} {who_judged(review)}"
+        f"{_short_of(review, targets or {})}\n\n" + context
     )
+
+
+def _short_of(review: Mapping[str, Any], targets: Mapping[str, float]) -> str:
+    """" **Below target** ..." for each measured rate under its target, else ""."""
+    short = [f"{name.replace('_', ' ')} {_pct(review[f'{name}_rate'])} (target {target:.0%})"
+             for name, target in targets.items()
+             if review.get(f"{name}_rate") is not None and review[f"{name}_rate"] < target]  # fmt: skip
+    if not short:
+        return ""
+    return (f" **Below target:** {', '.join(short)}; the rows the annotators faulted, and why, are "
+            "listed under Annotator review.")
 
 
 def _interval(rate: float | None, n: int, census: bool) -> str:
@@ -258,7 +272,8 @@ def render_card(
         f"# {run['test']}: {manifest['dataset']} {manifest['split']}",
         f"`{set_path.name}` · {manifest['output_rows']:,} rows · sha256 `{manifest['sha256']}`",
         quality_section(review, set_path.name, manifest["sha256"], generator.paper_quality, other_mode,
-                        str(run.get("mode", generator.mode)), paper_mode_measure(paper_review, set_path.name)),
+                        str(run.get("mode", generator.mode)), paper_mode_measure(paper_review, set_path.name),
+                        (params.get("review") or {}).get("targets")),
         "## What it tests",
         generator.tests_for,
         "## How it was built",
