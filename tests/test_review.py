@@ -254,8 +254,11 @@ def test_every_committed_review_says_who_judged():
     of a released set may leave a reader to take them for a human annotation."""
     summaries = sorted((ROOT / "reviews").rglob("*.json"))
     assert len(summaries) >= 40
+    briefs = {p.name for p in (ROOT / "reviews/briefs").glob("*.md")}
+    assert {"antonymy.md", "numerical.md", "swap.md"} <= briefs  # what they judged under, kept
     for path in summaries:
-        assert json.loads(path.read_text(encoding="utf-8"))["annotators"] == "language-model", path
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        assert summary["annotators"] == "language-model" and "reviews/briefs/" in summary["judged_by"], path
 
 
 def test_the_wilson_interval_matches_the_published_values():
