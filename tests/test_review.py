@@ -236,7 +236,7 @@ def test_the_card_says_who_judged(negation_set, tmp_path):
     assert json.loads(summary.read_text())["annotators"] == "language-model"
     write_card(target, card, params, summary)
     text = card.read_text(encoding="utf-8")
-    said = "Judged by language-model annotators (AI), not by people: two strict readers."
+    said = "Judged by language-model (AI) annotators, not by people: two strict readers."
     assert said in text.split("## What it tests")[0]  # beside the rates that open the card
     assert f"10 rows reviewed (sample of 10, stratified by label). {said}" in text
     import_review(sheet, target, summary, annotators="human")

@@ -25,7 +25,14 @@ from .dataset_card import front_matter, header
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, make_generator
-from .review import human_judged, judged_mode, review_of, who_judged, wilson_interval
+from .review import (
+    ANNOTATOR_NAMES,
+    human_judged,
+    judged_mode,
+    review_of,
+    who_judged,
+    wilson_interval,
+)
 from .tables import markdown_table
 
 
@@ -103,8 +110,8 @@ def paper_mode_measure(paper_review: Mapping[str, Any] | None, set_name: str) ->
              if label is not None else []) + [
         f"grammatical **{_pct(paper_review['grammatical_rate'])}**"
         f"{_interval(paper_review['grammatical_rate'], n, census)}"]  # fmt: skip
-    kind = {"language-model": "language-model (AI) ", "human": "human "}.get(paper_review.get("annotators"), "")
-    return (f" Our {kind}judges, on the paper-mode build of this set (the authors' construction; {scope}, "
+    kind = ANNOTATOR_NAMES.get(paper_review.get("annotators"))
+    return (f" Our {f'{kind} ' if kind else ''}judges, on the paper-mode build of this set (the authors' construction; {scope}, "
             f"sha256 `{entry['sha256'][:12]}…`): {', '.join(rates)}.")
 
 
@@ -162,7 +169,7 @@ def quality_section(
 
 
 def _short_of(review: Mapping[str, Any], targets: Mapping[str, float]) -> str:
-    """" **Below target** ..." for each measured rate under its target, else ""."""
+    """The "Below target" sentence naming each measured rate under its target, else ""."""
     short = [f"{name.replace('_', ' ')} {_pct(review[f'{name}_rate'])} (target {target:.0%})"
              for name, target in targets.items()
              if review.get(f"{name}_rate") is not None and review[f"{name}_rate"] < target]  # fmt: skip

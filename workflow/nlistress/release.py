@@ -41,7 +41,7 @@ from .dataset_card import FIELDS, config_name, features, front_matter, header, s
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, generator_class
-from .review import human_judged
+from .review import ANNOTATOR_NAMES, human_judged
 from .tables import markdown_table
 
 
@@ -186,8 +186,8 @@ def _quality(entry: CatalogueEntry) -> str:
              else f"label {entry.label_correct:.1%} of {entry.label_judged}")  # fmt: skip
     edit = ("" if entry.edit_grammatical is None
             else f" ({entry.edit_grammatical:.1%} with no fault made by the edit)")  # fmt: skip
-    who = {"human": "human annotators", "language-model": "language-model (AI) annotators"}.get(
-        str(entry.annotators), "annotators not recorded")
+    kind = ANNOTATOR_NAMES.get(str(entry.annotators))
+    who = f"{kind} annotators" if kind else "annotators not recorded"
     return f"{label}, grammatical {entry.grammatical:.1%}{edit} (n = {entry.judged_rows}, {who})"
 
 

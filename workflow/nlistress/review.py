@@ -74,6 +74,8 @@ NEEDS_ANNOTATION = "needs_annotation"
 DEFAULT_MODE = "precise"
 #: who may fill in a review: people, or a language model (an AI) reading the rows
 ANNOTATOR_KINDS = ("human", "language-model")
+#: each kind as a card names it
+ANNOTATOR_NAMES = {"human": "human", "language-model": "language-model (AI)"}
 DROP_INCOHERENT = "marked incoherent by a reviewer"
 YES = {"yes", "y", "1", "true"}
 NO = {"no", "n", "0", "false"}
@@ -386,9 +388,9 @@ def who_judged(summary: Mapping[str, Any]) -> str:
     detail = f": {summary['judged_by']}" if summary.get("judged_by") else ""
     kind = summary.get("annotators")
     if kind == "language-model":
-        return f"Judged by language-model annotators (AI), not by people{detail}."
+        return f"Judged by {ANNOTATOR_NAMES[kind]} annotators, not by people{detail}."
     if kind == "human":
-        return f"Judged by human annotators{detail}."
+        return f"Judged by {ANNOTATOR_NAMES[kind]} annotators{detail}."
     return f"Who judged the rows is not recorded{detail} (`nlistress import-review --annotators`)."
 
 
