@@ -195,10 +195,11 @@ def _set_sections(w):
     family = family_of(w.test)
     section = {k: v for k, v in config[family].items() if k not in ("sets", "augment", "tests")}
     tests = {t: config[family]["tests"][t] for t in test_chain(w.test)}
-    generator = generator_class(tests[w.test]["generator"])
+    # a reviewed test runs its base test, which reads its own shared sections
+    shared = dict.fromkeys(name for t in tests for name in generator_class(tests[t]["generator"]).shared_sections)
     return {
         family: {**section, "tests": tests},
-        **{name: config.get(name, {}) for name in generator.shared_sections},
+        **{name: config.get(name, {}) for name in shared},
         "resources": config.get("resources", {}),
         "datasets": {w.dataset: dataset_entry(w.dataset, w.split)},
         "prepare": config.get("prepare", {}),
@@ -218,22 +219,26 @@ def card_config(w):
 
 def set_inputs(w):
     """The canonical split, plus the NLP resource downloads for generators that need them; for a
-    reviewed test, the set its base test built and the review CSV of that split."""
+    reviewed test, those of the base test it runs and the review CSVs of that split."""
     family = family_of(w.test)
     test = config[family]["tests"][w.test]
-    if test["generator"] == "reviewed":  # the base test's set, and the review CSV it keeps rows by
+    inputs, base = {}, w.test
+    if test["generator"] == "reviewed":  # the base test's inputs, and the review CSVs it keeps rows by
         key = f"{w.dataset}/{w.split}"
-        review = test.get("reviews", {}).get(key)
-        if not review:  # an input no rule makes, so that this rule never claims another's file
+        reviews = test.get("reviews", {}).get(key)
+        if not reviews:  # an input no rule makes, so that this rule never claims another's file
             # ("mnli_dev_matched.hyp_only.parquet"), and a request for such a set says what is missing
             return {"review": f"no review of {key} in {family}.tests.{w.test}.reviews"}
-        return {"table": f"data/sets/{family}/{test['base']}/{w.dataset}_{w.split}.parquet", "review": review}
-    inputs = {"table": f"data/canonical/{w.dataset}/{w.split}.parquet"}
+        for i, path in enumerate([reviews] if isinstance(reviews, str) else reviews):
+            inputs[f"review{i}"] = path
+        base = test["base"]
+        test = config[family]["tests"][base]
+    inputs["table"] = f"data/canonical/{w.dataset}/{w.split}.parquet"
     if test["generator"] in NEEDS_RESOURCES:
         for name in config.get("resources", {}).get("downloads", []):
             inputs[name] = f"data/raw/{name}.manifest.json"
     if family == "swap":
-        inputs.update(swap_inputs(w.test))
+        inputs.update(swap_inputs(base))
     return inputs
 
 

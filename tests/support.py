@@ -57,9 +57,10 @@ def copy_project(dst: Path) -> Path:
     # the review CSVs a reviewed test keeps its rows by (an input of its set job)
     for family in ("stress", "permute", "swap"):
         for test in (yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))[family]["tests"]).values():
-            for review in (test.get("reviews") or {}).values():
-                (dst / review).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(ROOT / review, dst / review)
+            for reviews in (test.get("reviews") or {}).values():
+                for review in [reviews] if isinstance(reviews, str) else reviews:
+                    (dst / review).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(ROOT / review, dst / review)
     override = dst / "tests" / "shared.yaml"
     override.parent.mkdir(exist_ok=True)
     override.write_text(yaml.safe_dump(shared_override(), sort_keys=False), encoding="utf-8")
@@ -129,4 +130,5 @@ def reimport(summary_path: Path, sets: Any, output: Path) -> dict[str, Any]:
 
     committed = json.loads(summary_path.read_text(encoding="utf-8"))
     return import_review(summary_path.with_suffix(".csv"), sets, output,
-                         annotators=committed.get("annotators"), judged_by=committed.get("judged_by"))  # fmt: skip
+                         annotators=committed.get("annotators"), judged_by=committed.get("judged_by"),
+                         by=(committed.get("by") or {}).get("param"))  # fmt: skip

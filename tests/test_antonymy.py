@@ -57,23 +57,35 @@ def _mnli(params: dict[str, Any], split: str) -> pa.Table:
 
 
 def _generate(
-    params: dict[str, Any], table: pa.Table, split: str, seed: int = SEED, **settings: Any
+    params: dict[str, Any], table: pa.Table, split: str, seed: int = SEED,
+    dropped: list[SetRow] | None = None, **settings: Any,
 ) -> tuple[list[SetRow], RowCounts]:
+    """The set's rows and counts; ``dropped``, where given, collects the pairs the filters dropped."""
     merged = {**params["stress"]["tests"]["antonymy"], **settings}
     counts = RowCounts(unit="sentence")
-    rows = list(
-        Antonymy("antonymy", merged, params).generate(
-            table, Context("mnli", split, "en", seed), counts
-        )
-    )
+    generator = Antonymy("antonymy", merged, params)
+    generator.dropped = dropped
+    rows = list(generator.generate(table, Context("mnli", split, "en", seed), counts))
     return rows, counts
 
 
 @pytest.fixture(scope="module")
-def matched(params) -> tuple[pa.Table, list[SetRow], RowCounts]:
+def matched_run(params) -> tuple[pa.Table, list[SetRow], RowCounts, list[SetRow]]:
+    """MNLI dev-matched built once, keeping the pairs the filters dropped (``--dropped``)."""
     table = _mnli(params, "dev_matched")
-    rows, counts = _generate(params, table, "dev_matched")
-    return table, rows, counts
+    dropped: list[SetRow] = []
+    rows, counts = _generate(params, table, "dev_matched", dropped=dropped)
+    return table, rows, counts, dropped
+
+
+@pytest.fixture(scope="module")
+def matched(matched_run) -> tuple[pa.Table, list[SetRow], RowCounts]:
+    return matched_run[:3]
+
+
+@pytest.fixture(scope="module")
+def dropped(matched_run) -> list[SetRow]:
+    return matched_run[3]
 
 
 def _rebuild(row: SetRow) -> str:
@@ -130,8 +142,10 @@ def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
     built = tmp_path / "mnli_dev_matched.parquet"
     pq.write_table(rows_to_table(rows), built)
     summaries = sorted((ROOT / "reviews").glob("**/antonymy/mnli_dev_matched*.json"))
-    # the paper-mode build's sample is checked against that build (tests/test_paper_mode.py)
-    summaries = [p for p in summaries if not p.name.endswith(".paper.json")]
+    # the paper-mode build's sample is checked against that build (tests/test_paper_mode.py),
+    # the judged dropped pairs against those pairs (below)
+    summaries = [p for p in summaries if not p.name.endswith(".paper.json")
+                 and "dropped" not in p.relative_to(ROOT / "reviews").parts]  # fmt: skip
     assert len(summaries) == 7  # census, sample, blind sample, second judge, strict recheck, strict pass, third judge
     for path in summaries:
         summary = json.loads(path.read_text(encoding="utf-8"))
@@ -139,20 +153,73 @@ def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
         assert {**again, "sets": None} == {**summary, "sets": None}, path
 
 
-def test_the_reviewed_set_is_the_census_rows_every_judge_passed(params, matched, tmp_path):
-    """antonymy_reviewed keeps the built rows the census says yes to on both answers, and its
-    committed fresh sample (reviews/stress/antonymy_reviewed) is its CSV imported today."""
+def test_dropped_pairs_name_their_filter_and_leave_the_set_alone(matched, dropped):
+    """`perturb --dropped`: every pair a filter rejected, built as the set's pairs are and
+    naming its filter; a kept sentence's rejected words are among them, its kept ones not."""
+    _, rows, _ = matched
+    by_filter = Counter(r.params["filter"] for r in dropped)
+    print(f"\n{len(dropped):,} pairs the filters dropped on MNLI dev-matched: {dict(by_filter.most_common())}")
+    assert len(dropped) == 9202
+    assert set(by_filter) <= set(FILTERS)
+    assert {r.uid for r in rows}.isdisjoint(r.uid for r in dropped)
+    assert len({r.uid for r in dropped}) == len(dropped)
+    for row in dropped:
+        assert row.label == "contradiction" and row.perturbation == "antonymy"
+        assert _rebuild(row) == row.hypothesis != row.premise
+    kept = {r.premise for r in rows}
+    assert any(r.premise in kept for r in dropped)  # a sentence can give both
+
+
+def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_path):
+    """reviews/dropped/: pairs the filters dropped, two blind judges each and a strict third on
+    the pairs both passed: a sample drawn per filter, and the census of the pairs of `position`
+    and of eight more filters. Every judged pair is one dropped today, by the same filter, and
+    each summary (with the rates of each filter, --by filter) is its CSV imported today."""
+    built = {r.uid: r for r in dropped}
+    file = tmp_path / "mnli_dev_matched.dropped.parquet"
+    pq.write_table(rows_to_table(dropped), file)
+    folder = ROOT / "reviews/dropped/stress/antonymy"
+    summaries = sorted(folder.glob("*.json"))
+    assert [p.name for p in summaries] == ["mnli_dev_matched.json", "mnli_dev_matched.more_pools.json",
+                                           "mnli_dev_matched.pools.json", "mnli_dev_matched.position.json"]  # fmt: skip
+    seen: set[str] = set()
+    for path in summaries:
+        judged = read_csv(path.with_suffix(".csv"))
+        for record in judged:
+            row = built[record["uid"]]
+            assert (record["premise"], record["hypothesis"]) == (row.premise, row.hypothesis)
+            assert json.loads(record["perturbation_params"])["filter"] == row.params["filter"]
+        uids = {r["uid"] for r in judged}
+        assert seen.isdisjoint(uids) and len(uids) == len(judged)
+        seen |= uids
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        assert {**reimport(path, file, tmp_path / "again.json"), "sets": None} == {**summary, "sets": None}
+        assert summary["by"]["param"] == "filter"
+    sample = json.loads((folder / "mnli_dev_matched.json").read_text(encoding="utf-8"))
+    groups = sample["by"]["groups"]
+    assert sample["reviewed"] == 377 and len(groups) == len(FILTERS)
+    # the filter whose dropped pairs are most often right: still far below the set's 95%
+    assert max(g["label_correct_rate"] for g in groups.values() if g["reviewed"] >= 20) < 0.75
+    position = json.loads((folder / "mnli_dev_matched.position.json").read_text(encoding="utf-8"))
+    assert set(position["by"]["groups"]) == {"position"} and position["reviewed"] == 1288
+
+
+def test_the_reviewed_set_is_the_rows_every_judge_passed(params, matched, dropped, tmp_path):
+    """antonymy_reviewed keeps the built rows the census says yes to on both answers and the
+    dropped pairs both judges of reviews/dropped/ passed, and its committed fresh sample
+    (reviews/stress/antonymy_reviewed) is its CSV imported today."""
     from nlistress.perturb import make_generator
     from nlistress.review import read_judgements
 
     _, rows, _ = matched
     reviewed = make_generator("antonymy_reviewed", params)
-    judged = read_judgements(ROOT / reviewed.reviews["mnli/dev_matched"])
-    kept = [r for r in rows if reviewed._fault(r, judged.get(r.uid)) is None]
-    census = read_csv(ROOT / "reviews/stress/antonymy/mnli_dev_matched.census.csv")
-    assert {r.uid for r in kept} == {
-        r["uid"] for r in census if r["label_correct"] == "yes" and r["grammatical"] == "yes"
-    }
+    paths = [ROOT / p for p in reviewed.reviews["mnli/dev_matched"]]
+    judged = {uid: j for path in paths for uid, j in read_judgements(path).items()}
+    kept = [r for r in [*rows, *dropped] if reviewed._fault(r, judged.get(r.uid)) is None]
+    passed = [r["uid"] for path in paths for r in read_csv(path)
+              if r["label_correct"] == "yes" and r["grammatical"] == "yes"]  # fmt: skip
+    assert sorted(r.uid for r in kept) == sorted(passed)  # every yes of every review is a row today
+    assert len(kept) >= 1000  # issue 13's yield, reached by judging the pairs the filters dropped
     built = tmp_path / "mnli_dev_matched.parquet"
     pq.write_table(rows_to_table(kept), built)
     path = ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_matched.json"
@@ -160,6 +227,19 @@ def test_the_reviewed_set_is_the_census_rows_every_judge_passed(params, matched,
     again = reimport(path, built, tmp_path / path.name)
     assert {**again, "sets": None} == {**summary, "sets": None}
     assert summary["reviewed"] == 100 and summary["sets"][0]["rows"] == len(kept)
+    # the samples of earlier builds, whose rows are all still kept: the rules' 422 rows alone
+    # (before any dropped pair joined), and the 970 rows before the last three filters' pairs
+    # were judged
+    later = {r["uid"] for r in read_csv(paths[-1])}
+    assert paths[-1].name == "mnli_dev_matched.more_pools.csv"
+    for name, subset in (("mnli_dev_matched", [r for r in kept if "filter" not in r.params]),
+                         ("mnli_dev_matched.970", [r for r in kept if r.uid not in later])):  # fmt: skip
+        before = ROOT / "reviews/stress/antonymy_reviewed/before" / f"{name}.json"
+        assert {r["uid"] for r in read_csv(before.with_suffix(".csv"))} <= {r.uid for r in subset}
+        pq.write_table(rows_to_table(subset), built)
+        summary = json.loads(before.read_text(encoding="utf-8"))
+        assert summary["sets"][0]["rows"] == len(subset) == {"mnli_dev_matched": 422}.get(name, 970)
+        assert {**reimport(before, built, tmp_path / "before.json"), "sets": None} == {**summary, "sets": None}
 
 
 @pytest.mark.parametrize("review", ["anli_dev", "snli_dev", "snli_test", "verbs", "strict"])
@@ -271,6 +351,7 @@ def test_same_seed_same_rows_and_a_subset_gets_the_same_edits(params, matched):
     b, _ = _generate(params, head, "dev_matched")
     assert a and a == b
     uids = set(head.column("uid").to_pylist())
+    # `matched` also kept the dropped pairs: the set is the same without them
     assert a == [r for r in rows if r.source_uid in uids]
     # The seed picks the word when a sentence has more candidates than max_per_sentence: the
     # source rows of the sentences that give more than one pair.
@@ -311,7 +392,8 @@ def test_dev_mismatched_sample(params, tmp_path):
     from nlistress.review import read_judgements
 
     reviewed = make_generator("antonymy_reviewed", params)
-    census = read_judgements(ROOT / reviewed.reviews["mnli/dev_mismatched"])
+    (review,) = reviewed.reviews["mnli/dev_mismatched"]
+    census = read_judgements(ROOT / review)
     kept = [r for r in rows if reviewed._fault(r, census.get(r.uid)) is None]
     third = read_csv(ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_mismatched.csv")
     assert sorted(r["uid"] for r in third) == sorted(r.uid for r in kept)

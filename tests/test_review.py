@@ -269,3 +269,35 @@ def test_the_wilson_interval_matches_the_published_values():
     low, high = wilson_interval(1.0, 60)
     assert low == pytest.approx(0.9398, abs=5e-4) and high == pytest.approx(1.0)
     assert wilson_interval(0.0, 10)[0] == 0.0
+
+
+def test_rates_per_value_of_a_parameter(negation_set, tmp_path, caplog):
+    """import-review --by KEY: the rates of each value of a key of the rows' perturbation_params
+    (a sample drawn per filter from `perturb --dropped` is read per filter); a row without the
+    key is named."""
+    _, target = negation_set
+    sheet, summary = tmp_path / "review.csv", tmp_path / "summary.json"
+    sample_for_review(target, sheet, 10, seed=4)
+    rows = read_csv(sheet)
+    write_csv(sheet, [r | {"label_correct": "yes" if i % 2 else "no", "grammatical": "yes"} for i, r in enumerate(rows)])
+    key = sorted(json.loads(rows[0]["perturbation_params"]))[0]
+    caplog.set_level("INFO")
+    assert main(["import-review", str(sheet), "--set", str(target), "-o", str(summary), "--by", key]) == 0
+    by = json.loads(summary.read_text())["by"]
+    assert by["param"] == key
+    assert sum(g["reviewed"] for g in by["groups"].values()) == 10
+    assert sum(g["label_correct_rate"] * g["label_judged"] for g in by["groups"].values()) == pytest.approx(5)
+    assert f"  {key} " in caplog.text  # each value's rates are logged
+    with pytest.raises(DataError, match="has no 'no_such_key' in its perturbation_params"):
+        import_review(sheet, target, tmp_path / "s.json", by="no_such_key")
+
+
+def test_only_a_generator_that_keeps_them_writes_dropped_pairs(negation_set, tmp_path):
+    """`perturb --dropped` is for generators with precision filters (antonymy); elsewhere it is a
+    one-line error, and it may not name the set's own output."""
+    params, target = negation_set
+    with pytest.raises(ConfigError, match="--dropped: the tautology generator keeps no dropped pairs"):
+        build_set("negation", target, tmp_path / "x.parquet", params, dropped=tmp_path / "d.parquet")
+    with pytest.raises(ConfigError, match="it is also the output"):
+        build_set("antonymy", target, tmp_path / "x.parquet", params, dropped=tmp_path / "x.parquet")
+    assert not (tmp_path / "x.parquet").exists() and not (tmp_path / "d.parquet").exists()

@@ -1,10 +1,12 @@
-"""The `reviewed` generator: a rule-made set narrowed to the rows people judged right.
+"""The `reviewed` generator: a rule-made set narrowed to the rows annotators judged right.
 
 Every case runs the real antonymy generator (spaCy, WordNet) on real MultiNLI
 dev-matched sentences, matched against the committed census of that set
 (reviews/stress/antonymy/mnli_dev_matched.census.csv), one sentence per way a
 row can fare: passed by every judge, its label judged wrong, judged
-ungrammatical, or built with text no judge saw.
+ungrammatical, or built with text no judge saw; and against the committed
+judgements of pairs the filters dropped (reviews/dropped/), where a pair both
+judges passed is kept, naming its filter.
 """
 
 from __future__ import annotations
@@ -23,13 +25,16 @@ from nlistress.perturb import make_generator
 from nlistress.perturb.base import Context, rows_to_table
 from nlistress.perturb.reviewed import DROP_BY_ANSWER, DROP_UNANSWERED, DROP_UNJUDGED
 
-from .support import ROOT, SHARED_DATA, project_params, read_csv, shared_override
+from .support import ROOT, project_params, read_csv, shared_override
 
 CENSUS = ROOT / "reviews/stress/antonymy/mnli_dev_matched.census.csv"
+DROPPED = ROOT / "reviews/dropped/stress/antonymy/mnli_dev_matched.csv"
 # (source uid, side, sentence) of census rows, and what the census says of each
 PASSED = ("mnli:dev_matched:1003", "hypothesis", "It is absolutely correct.")
 LABEL_WRONG = ("mnli:dev_matched:1012", "hypothesis", "Ibizan folklore is available in a written format.")
 UNGRAMMATICAL = ("mnli:dev_matched:3012", "hypothesis", "The censure and community service are very important.")
+# a pair `coordination` dropped ("hate" beside a concession), which both judges of reviews/dropped/ passed
+FILTERED_PASSED = ("mnli:dev_matched:7025", "hypothesis", "I hate the hundred degree days but we get them.")
 
 
 @pytest.fixture(scope="module")
@@ -37,17 +42,26 @@ def params() -> dict[str, Any]:
     return deep_merge(project_params(), shared_override())
 
 
-@pytest.fixture(scope="module")
-def built(params) -> pa.Table:
-    """The antonymy set of the three census sentences, as the base test builds it."""
-    sources = (PASSED, LABEL_WRONG, UNGRAMMATICAL)
-    table = pa.table({
+def _source(*sources: tuple[str, str, str]) -> pa.Table:
+    """A canonical table of the (uid, side, sentence) ``sources``: what the reviewed test reads."""
+    return pa.table({
         "uid": [uid for uid, _, _ in sources],
         "premise": [text if side == "premise" else "" for _, side, text in sources],
         "hypothesis": [text if side == "hypothesis" else "" for _, side, text in sources],
     })  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def source() -> pa.Table:
+    """The three census sentences."""
+    return _source(PASSED, LABEL_WRONG, UNGRAMMATICAL)
+
+
+@pytest.fixture(scope="module")
+def built(params, source) -> pa.Table:
+    """The antonymy set of the three census sentences, as the base test builds it."""
     counts = RowCounts(unit="sentence")
-    rows = make_generator("antonymy", params).generate(table, Context("mnli", "dev_matched", "en", 2018), counts)
+    rows = make_generator("antonymy", params).generate(source, Context("mnli", "dev_matched", "en", 2018), counts)
     return rows_to_table(list(rows))
 
 
@@ -56,9 +70,14 @@ def _of(table: pa.Table, *sources: tuple[str, str, str]) -> pa.Table:
     return table.filter(pa.array([uid in {u for u, _, _ in sources} for uid in table["source_uid"].to_pylist()]))
 
 
+def _not_judged(counts: RowCounts) -> dict[str, int]:
+    """The drops of pairs a filter dropped that no review judged."""
+    return {reason: n for reason, n in counts.dropped.items() if reason.startswith("review: not judged (dropped by")}
+
+
 def _reviewed(params: dict[str, Any], review: Any = CENSUS, **settings: Any) -> Any:
-    test = {"generator": "reviewed", "base": "antonymy", "reviews": {"mnli/dev_matched": str(review)},
-            **settings}  # fmt: skip
+    reviews = review if isinstance(review, list) else str(review)
+    test = {"generator": "reviewed", "base": "antonymy", "reviews": {"mnli/dev_matched": reviews}, **settings}
     return make_generator("antonymy_reviewed", deep_merge(params, {"stress": {"tests": {"antonymy_reviewed": test}}}))
 
 
@@ -78,27 +97,47 @@ def test_the_census_answers_of_these_rows_are_as_the_cases_say():
     assert answers == {PASSED[0]: ("yes", "yes"), LABEL_WRONG[0]: ("no", "yes"), UNGRAMMATICAL[0]: ("yes", "no")}
 
 
-def test_only_rows_every_judge_passed_are_kept(params, built):
+def test_only_rows_every_judge_passed_are_kept(params, source, built):
     generator = _reviewed(params)
-    rows, counts = _run(generator, built)
+    rows, counts = _run(generator, source)
     assert [r.hypothesis for r in rows] == ["It is absolutely incorrect."]
     # the row keeps the base test's uid and provenance: it is the judged row itself
     assert rows[0].uid == "antonymy:mnli:dev_matched:1003:hypothesis:3"
     assert rows[0].perturbation == "antonymy"
-    assert counts.as_dict() == {"unit": "row", "input": 3, "kept": 1, "dropped": {
-        DROP_BY_ANSWER["label_correct"]: 1, DROP_BY_ANSWER["grammatical"]: 1}}  # fmt: skip
-    stats = generator.extra_stats()["review"]
-    assert stats["path"] == str(CENSUS) and stats["rows"] == len(read_csv(CENSUS))
+    dropped = generator.extra_stats()["base"]["dropped_pairs"]
+    assert counts.as_dict() == {"unit": "row", "input": built.num_rows + dropped, "kept": 1, "dropped": {
+        DROP_BY_ANSWER["label_correct"]: 1, DROP_BY_ANSWER["grammatical"]: 1, **_not_judged(counts)}}  # fmt: skip
+    assert sum(_not_judged(counts).values()) == dropped
+    stats = generator.extra_stats()
+    assert stats["review"]["paths"] == [str(CENSUS)] and stats["review"]["rows"] == len(read_csv(CENSUS))
+    assert stats["kept_by_origin"] == {"kept by the rules": 1}
     # the kept row is the base set's row, to the byte
     assert rows_to_table(rows) == _of(built, PASSED)
 
 
-def test_require_names_the_answers_a_row_must_have(params, built):
-    rows, counts = _run(_reviewed(params, require=["label_correct"]), built)
-    assert len(rows) == 2 and counts.dropped == {DROP_BY_ANSWER["label_correct"]: 1}
+def test_a_judged_pair_a_filter_dropped_is_kept_naming_its_filter(params):
+    """The filters also drop right labels; a dropped pair both judges passed joins the set, and
+    says which filter dropped it. A uid judged in two reviews of a split is an error."""
+    table = _source(PASSED, FILTERED_PASSED)
+    generator = _reviewed(params, [str(CENSUS), str(DROPPED)])
+    rows, counts = _run(generator, table)
+    assert [r.hypothesis for r in rows] == ["It is absolutely incorrect.",
+                                            "I love the hundred degree days but we get them."]  # fmt: skip
+    assert rows[1].params["filter"] == "coordination"
+    assert generator.extra_stats()["kept_by_origin"] == {"dropped by filter coordination": 1, "kept by the rules": 1}
+    assert "review: not judged (dropped by filter coordination)" not in counts.dropped
+    with pytest.raises(DataError, match=r"antonymy/mnli_dev_matched\.csv: uid '.+' is judged in another "
+                                        r"review of mnli/dev_matched too"):  # fmt: skip
+        _run(_reviewed(params, [str(CENSUS), str(CENSUS.with_name("mnli_dev_matched.csv"))]), table)
 
 
-def test_a_row_built_with_other_text_than_was_judged_is_not_kept(params, built, tmp_path):
+def test_require_names_the_answers_a_row_must_have(params, source):
+    rows, counts = _run(_reviewed(params, require=["label_correct"]), source)
+    assert len(rows) == 2 and {k: v for k, v in counts.dropped.items() if k not in _not_judged(counts)} == {
+        DROP_BY_ANSWER["label_correct"]: 1}
+
+
+def test_a_row_built_with_other_text_than_was_judged_is_not_kept(params, tmp_path):
     """A base generator that changed its edit cannot inherit the old row's "yes"."""
     review = tmp_path / "census.csv"
     with CENSUS.open(encoding="utf-8") as handle:
@@ -112,23 +151,24 @@ def test_a_row_built_with_other_text_than_was_judged_is_not_kept(params, built, 
         writer = csv.DictWriter(handle, list(records[0]), quoting=csv.QUOTE_ALL)
         writer.writeheader()
         writer.writerows(records)
-    rows, counts = _run(_reviewed(params, review), _of(built, PASSED, UNGRAMMATICAL))
-    assert rows == [] and counts.dropped == {DROP_UNJUDGED: 1, DROP_UNANSWERED: 1}
+    rows, counts = _run(_reviewed(params, review), _source(PASSED, UNGRAMMATICAL))
+    assert rows == [] and {k: v for k, v in counts.dropped.items() if k not in _not_judged(counts)} == {
+        DROP_UNJUDGED: 1, DROP_UNANSWERED: 1}
 
 
-def test_a_split_without_a_review_is_a_one_line_error(params, built):
+def test_a_split_without_a_review_is_a_one_line_error(params, source):
     with pytest.raises(ConfigError, match=r"antonymy_reviewed\.reviews: no review of snli/dev "
                                           r"\(reviewed: mnli/dev_matched, mnli/dev_mismatched\)"):  # fmt: skip
-        _run(_reviewed(params), built, dataset="snli/dev")
+        _run(_reviewed(params), source, dataset="snli/dev")
 
 
-def test_a_bad_answer_in_the_review_names_its_line(params, built, tmp_path):
+def test_a_bad_answer_in_the_review_names_its_line(params, source, tmp_path):
     review = tmp_path / "census.csv"
     lines = CENSUS.read_text(encoding="utf-8").splitlines()
     lines[2] = lines[2].replace('"yes","yes"', '"maybe","yes"', 1)
     review.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"census\.csv, line 3: column 'label_correct': expected yes or no"):
-        _run(_reviewed(params, review), built)
+        _run(_reviewed(params, review), source)
 
 
 @pytest.mark.parametrize(("settings", "message"), [
@@ -165,27 +205,29 @@ def test_a_reviewed_test_listed_for_a_split_it_has_no_review_of_fails_before_any
         test_targets(listed, "stress")
 
 
-def test_perturb_reads_the_base_set_and_counts_every_row(params, built, tmp_path):
+def test_perturb_runs_the_base_test_and_counts_every_row(params, source, built, tmp_path):
+    """`nlistress perturb antonymy_reviewed` reads what its base test reads (the canonical split)
+    and runs it: every row it builds, and every pair its filters dropped, is counted."""
     from nlistress.manifest import manifest_path
     from nlistress.perturb.runner import build_set
 
-    base = tmp_path / "mnli_dev_matched.parquet"
-    pq.write_table(built, base)
-    manifest = build_set("antonymy_reviewed", base, tmp_path / "reviewed.parquet", params)
-    assert manifest["source"]["path"] == str(base) and manifest["rows"]["input"] == built.num_rows
+    canonical = tmp_path / "dev_matched.parquet"
+    pq.write_table(source.append_column("dataset", pa.array(["mnli"] * 3))
+                   .append_column("split", pa.array(["dev_matched"] * 3)), canonical)  # fmt: skip
+    manifest = build_set("antonymy_reviewed", canonical, tmp_path / "reviewed.parquet", params)
+    base = manifest["stats"]["base"]
+    assert manifest["source"]["path"] == str(canonical) and base["rows"] == built.num_rows
+    assert manifest["rows"]["input"] == base["rows"] + base["dropped_pairs"]
     assert manifest["output_rows"] == manifest["rows"]["kept"] == 1
     assert manifest["params"]["settings"]["base"] == "antonymy" and manifest["params"]["mode"] == "reviewed"
     assert manifest_path(tmp_path / "reviewed.parquet").is_file()
 
 
-def test_perturb_refuses_anything_but_a_built_set(params, tmp_path):
+def test_perturb_refuses_what_the_base_test_cannot_read(params, tmp_path):
     from nlistress.perturb.runner import build_set
 
-    source = SHARED_DATA / "snli/snli_1.0_dev.jsonl"
-    with pytest.raises(DataError, match=r"snli_1\.0_dev\.jsonl: expected a test set \(\.parquet\)"):
-        build_set("antonymy_reviewed", source, tmp_path / "x.parquet", params)
-    canonical = tmp_path / "canonical.parquet"
-    pq.write_table(pa.table({"uid": ["a"], "premise": ["p"], "hypothesis": ["h"]}), canonical)
-    with pytest.raises(DataError, match=r"canonical\.parquet: missing column\(s\) source_uid, perturbation, "):
-        build_set("antonymy_reviewed", canonical, tmp_path / "x.parquet", params)
+    wrong = tmp_path / "wrong.parquet"
+    pq.write_table(pa.table({"uid": ["a"], "text": ["p"]}), wrong)
+    with pytest.raises(DataError, match=r"wrong\.parquet: missing column\(s\) premise, hypothesis"):
+        build_set("antonymy_reviewed", wrong, tmp_path / "x.parquet", params)
     assert not (tmp_path / "x.parquet").exists()

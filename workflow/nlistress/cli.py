@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: argument names that hold what a command writes; every other path argument is read
-OUTPUT_ARGS = ("output", "dest", "manifest")
+OUTPUT_ARGS = ("output", "dest", "manifest", "dropped")
 
 
 def refuse_overwriting_inputs(args: argparse.Namespace) -> None:

@@ -244,13 +244,24 @@ def read_judgements(review_csv: str | Path) -> dict[str, Judgement]:
     return judged
 
 
+def _param_values(path: Path, data: Mapping[str, list[Any]], key: str) -> dict[str, str]:
+    """Each row's value of ``key`` in its ``perturbation_params`` (uid -> value, as text)."""
+    values = {}
+    for uid, params in zip(data["uid"], data["perturbation_params"], strict=True):
+        value = json.loads(params).get(key) if params else None
+        if value is None:
+            raise DataError(path, f"row {uid!r} has no {key!r} in its perturbation_params (--by {key})")
+        values[uid] = str(value)
+    return values
+
+
 def _rate(good: int, total: int) -> float | None:
     return good / total if total else None
 
 
 def import_review(
     review_csv: str | Path, set_paths: Path | str | Sequence[Path | str], output: str | Path,
-    annotators: str | None = None, judged_by: str | None = None,
+    annotators: str | None = None, judged_by: str | None = None, by: str | None = None,
 ) -> dict[str, Any]:
     """Check a filled review CSV against its set(s) and write the summary JSON the card reads.
 
@@ -269,6 +280,10 @@ def import_review(
     left blank is ``unattributed``) and gives ``edit_grammatical_rate``, the
     share of reviewed rows with no fault made by the edit, counting
     unattributed ones as made by it.
+
+    ``by`` names a key of the rows' ``perturbation_params`` (``filter`` in a file of the
+    pairs a generator's filters dropped): the summary then also gives the rates of each of its
+    values (``by``), as a sample drawn per value needs.
     """
     review_csv = Path(review_csv)
     if annotators is not None and annotators not in ANNOTATOR_KINDS:
@@ -277,11 +292,16 @@ def import_review(
     status = _has_status(paths)
     labels: dict[str, Any] = {}
     statuses: dict[str, str] = {}
+    groups: dict[str, str] = {}  # uid -> its value of ``by``
+    by_counts: dict[str, Counter[str]] = defaultdict(Counter)
     sets = []
     for path in paths:
-        table = pq.read_table(path, columns=["uid", "label", *(["label_status"] if status else [])])
+        table = pq.read_table(path, columns=["uid", "label", *(["label_status"] if status else []),
+                                             *(["perturbation_params"] if by else [])])  # fmt: skip
         data = table.to_pydict()
         labels.update(zip(data["uid"], data["label"], strict=True))
+        if by:
+            groups.update(_param_values(path, data, by))
         if status:
             statuses.update(zip(data["uid"], data["label_status"], strict=True))
         sets.append({"set": path.name, "sha256": sha256_file(path), "rows": table.num_rows, "mode": set_mode(path)})
@@ -320,6 +340,13 @@ def import_review(
             continue  # not (fully) reviewed yet
         reviewed += 1
         grammatical += grammar_ok
+        if by:
+            tally = by_counts[groups[uid]]
+            tally["reviewed"] += 1
+            tally["grammatical"] += grammar_ok
+            if has_label:
+                tally["label_judged"] += 1
+                tally["label_correct"] += bool(label_ok)
         if not grammar_ok:
             places[place or "unattributed"] += 1
         coherent += is_coherent
@@ -365,6 +392,12 @@ def import_review(
             "incoherent": sorted(incoherent),
             "pending": sum(1 for u, s in statuses.items() if s == NEEDS_ANNOTATION and u not in done),
         }
+    if by:
+        summary["by"] = {"param": by, "groups": {
+            value: {"reviewed": t["reviewed"], "label_judged": t["label_judged"],
+                    "label_correct_rate": _rate(t["label_correct"], t["label_judged"]),
+                    "grammatical_rate": _rate(t["grammatical"], t["reviewed"])}
+            for value, t in sorted(by_counts.items())}}  # fmt: skip
     summary["problems"] = problems
     write_json_atomic(output, summary)
     return summary

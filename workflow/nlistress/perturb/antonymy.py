@@ -148,6 +148,11 @@ except an indefinite article right before the word when the replacement needs
 the other one ("a patient man" -> "an impatient man"); both edits are recorded
 in the row's parameters.
 
+Asked for them (``nlistress perturb --dropped``), the generator also keeps every pair a
+filter rejected, built the same way and naming the filter: what the filters cost is then
+something one can read and judge, not only count. They draw their antonyms from their own
+stream (``row_rng(seed, "dropped|" + text)``), so the set is the same with or without them.
+
 The WordNet side (senses, antonyms, prefix twins) is :mod:`.antonym_lexicon`; where
 the word stands in its parsed sentence is :mod:`.antonym_syntax`; this module holds
 the filters that read both, and the generator.
@@ -156,6 +161,7 @@ the filters that read both, and the generator.
 from __future__ import annotations
 
 import logging
+import random
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -370,6 +376,7 @@ class Antonymy(Generator):
     shared_sections: ClassVar[tuple[str, ...]] = ("source_grammar",)
     paper_generator = "antonymy_authors"
     unit: ClassVar[str] = "sentence"
+    records_dropped: ClassVar[bool] = True
     tests_for: ClassVar[str] = (
         "Antonymy (a competence test, Naik et al. 2018, section 3.1): whether a model "
         "recognises that replacing a word by its antonym turns a sentence into a "
@@ -765,13 +772,16 @@ class Antonymy(Generator):
             return "position"  # "a big step" -> "a little step" reads as the quantifier "a little"
         return None
 
-    def _candidates(self, wn: Any, lesk: Any, doc: Any) -> tuple[list[_Candidate], list[str], bool]:
-        """The replaceable words of ``doc``, the filter names that rejected the others, and
-        whether a verb was passed over only because ``verb_pairs`` does not list its antonym."""
+    def _candidates(
+        self, wn: Any, lesk: Any, doc: Any
+    ) -> tuple[list[_Candidate], list[tuple[_Candidate, str]], bool]:
+        """The replaceable words of ``doc``, the words a filter rejected (each with the filter's
+        name), and whether a verb was passed over only because ``verb_pairs`` does not list
+        its antonym."""
         text = doc.text
         context = None
         out: list[_Candidate] = []
-        rejected: list[str] = []
+        rejected: list[tuple[_Candidate, str]] = []
         unlisted = False
         sentence_reasons_of: dict[int, list[str]] = {}
         # The row is the whole text, so transcripts and source errors anywhere in it count.
@@ -824,10 +834,7 @@ class Antonymy(Generator):
                 or self.lexicon.analytic_degree(token, sense)
             ):
                 reason = "inflection"  # "colder" tagged JJ; "more difficult" -> "more easy"
-            if reason is not None:
-                rejected.append(reason)
-                continue
-            if self.filters("ambiguous_antonym") and personal is None:
+            if reason is None and self.filters("ambiguous_antonym") and personal is None:
                 dominant = entry.dominant[0]
                 sense = Sense(sense.lemma, tuple(a for a in sense.antonyms
                                                   if a.name().lower() == dominant))
@@ -836,21 +843,23 @@ class Antonymy(Generator):
                 before = doc[token.i - 1]
                 if before.lower_ in ("a", "an") and before.whitespace_:
                     article = (before.idx, before.idx + len(before.text), before.text)
-            out.append(
-                _Candidate(
-                    index=token.i,
-                    start=start,
-                    end=end,
-                    word=token.text,
-                    tag=token.tag_,
-                    pos=token.pos_,
-                    inflected=token.lower_ != lemma,
-                    sense=sense,
-                    synset=synset.name(),
-                    article=article,
-                    position=position,
-                )
+            cand = _Candidate(
+                index=token.i,
+                start=start,
+                end=end,
+                word=token.text,
+                tag=token.tag_,
+                pos=token.pos_,
+                inflected=token.lower_ != lemma,
+                sense=sense,
+                synset=synset.name(),
+                article=article,
+                position=position,
             )
+            if reason is None:
+                out.append(cand)
+            else:
+                rejected.append((cand, reason))
         return out, rejected, unlisted
 
     # -- generation --------------------------------------------------------
@@ -889,63 +898,75 @@ class Antonymy(Generator):
             if self.filters("source_grammar")
             else None
         )
-        label_id = LABELS.index("contradiction")
         docs = with_progress(nlp.pipe((s[0] for s in sentences), batch_size=self.batch_size), self.test,
                              "sentences parsed", log, total=len(sentences))  # fmt: skip
         for (text, source_uid, side, genre), doc in zip(sentences, docs, strict=True):
             candidates, rejected, unlisted = self._candidates(wn, lesk, doc)
-            self.rejected.update(rejected)
+            self.rejected.update(reason for _, reason in rejected)
+            source = (text, source_uid, side, genre)
             rng = row_rng(context.seed, text)
             chosen = rng.sample(candidates, min(self.max_per_sentence, len(candidates)))
-            rows = []
-            for cand in sorted(chosen, key=lambda c: c.index):
-                antonym = rng.choice(cand.sense.antonyms)
-                tag = cand.tag if cand.inflected else ""
-                replacement = match_case(cand.word, _inflect(antonym.name(), tag, cand.pos))
-                if replacement == cand.word:
-                    continue
-                hypothesis = text[: cand.start] + replacement + text[cand.end :]
-                article = _article_fix(cand, replacement)
-                if article is not None:
-                    start, end = article["char_start"], article["char_end"]
-                    hypothesis = hypothesis[:start] + article["replacement"] + hypothesis[end:]
-                rows.append(
-                    SetRow(
-                        uid=f"antonymy:{source_uid}:{side}:{cand.index}",
-                        dataset=context.dataset,
-                        split=context.split,
-                        premise=text,
-                        hypothesis=hypothesis,
-                        label="contradiction",
-                        label_id=label_id,
-                        genre=genre,
-                        source_uid=source_uid,
-                        perturbation=self.test,
-                        params={
-                            "side": side,
-                            "word": cand.word,
-                            "replacement": replacement,
-                            "lemma": cand.sense.lemma.name(),
-                            "antonym_lemma": antonym.name(),
-                            "pos": cand.pos,
-                            "tag": cand.tag,
-                            "position": cand.position,
-                            "synset": cand.synset,
-                            "antonym_synset": antonym.synset().name(),
-                            "token_index": cand.index,
-                            "char_start": cand.start,
-                            "char_end": cand.end,
-                            "article": article,
-                        },
-                    )
-                )
+            rows = [row for cand in sorted(chosen, key=lambda c: c.index)
+                    if (row := self._row(cand, rng, source, context)) is not None]  # fmt: skip
+            if self.dropped is not None:
+                # their own random stream, so the set is the same with or without them
+                dropped_rng = row_rng(context.seed, f"dropped|{text}")
+                self.dropped += [row for cand, reason in rejected
+                                 if (row := self._row(cand, dropped_rng, source, context, reason)) is not None]  # fmt: skip
             if rows:
                 counts.kept += 1
                 yield from rows
             elif rejected:
-                counts.drop(drop_reason(decisive(rejected, FILTERS)))
+                counts.drop(drop_reason(decisive([reason for _, reason in rejected], FILTERS)))
             else:
                 counts.drop(DROP_UNLISTED_VERB if unlisted else DROP_NO_ANTONYM)
+
+    def _row(
+        self, cand: _Candidate, rng: random.Random, source: tuple[str, str, str, str | None],
+        context: Context, dropped_by: str | None = None,
+    ) -> SetRow | None:
+        """The pair that replaces ``cand`` by an antonym (None where the antonym is the same
+        word); ``dropped_by`` names the filter that rejected it, for ``dropped``."""
+        text, source_uid, side, genre = source
+        antonym = rng.choice(cand.sense.antonyms)
+        tag = cand.tag if cand.inflected else ""
+        replacement = match_case(cand.word, _inflect(antonym.name(), tag, cand.pos))
+        if replacement == cand.word:
+            return None
+        hypothesis = text[: cand.start] + replacement + text[cand.end :]
+        article = _article_fix(cand, replacement)
+        if article is not None:
+            start, end = article["char_start"], article["char_end"]
+            hypothesis = hypothesis[:start] + article["replacement"] + hypothesis[end:]
+        return SetRow(
+            uid=f"antonymy:{source_uid}:{side}:{cand.index}",
+            dataset=context.dataset,
+            split=context.split,
+            premise=text,
+            hypothesis=hypothesis,
+            label="contradiction",
+            label_id=LABELS.index("contradiction"),
+            genre=genre,
+            source_uid=source_uid,
+            perturbation=self.test,
+            params={
+                "side": side,
+                "word": cand.word,
+                "replacement": replacement,
+                "lemma": cand.sense.lemma.name(),
+                "antonym_lemma": antonym.name(),
+                "pos": cand.pos,
+                "tag": cand.tag,
+                "position": cand.position,
+                "synset": cand.synset,
+                "antonym_synset": antonym.synset().name(),
+                "token_index": cand.index,
+                "char_start": cand.start,
+                "char_end": cand.end,
+                "article": article,
+                **({"filter": dropped_by} if dropped_by else {}),
+            },
+        )
 
     def extra_stats(self) -> dict[str, Any]:
         return {

@@ -130,6 +130,12 @@ class Generator(ABC):
     #: top-level params sections the generator reads besides its family's and ``resources``
     #: (``source_grammar``); a Snakemake set job is handed exactly these
     shared_sections: ClassVar[tuple[str, ...]] = ()
+    #: whether ``generate`` can also keep the pairs its precision filters dropped, so they can
+    #: be read and judged (``nlistress perturb --dropped``)
+    records_dropped: ClassVar[bool] = False
+    #: set to a list before ``generate`` (where ``records_dropped``) to collect those pairs:
+    #: each as the rule would have built it, its filter's name in its params (``filter``)
+    dropped: list[SetRow] | None = None
 
     def __init__(self, test: str, settings: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         """``settings`` are the test's own (``<family>.tests.<test>``); ``params`` the whole config.

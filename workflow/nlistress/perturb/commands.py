@@ -27,7 +27,7 @@ def cmd_perturb(args: argparse.Namespace) -> None:
     build_set(
         args.name, args.input, args.output, params,
         seed=args.seed, overrides=key_values(args.set or []), language=args.language,
-        unlabelled=args.unlabelled,
+        unlabelled=args.unlabelled, dropped=args.dropped,
     )  # fmt: skip
 
 
@@ -52,7 +52,7 @@ def cmd_import_review(args: argparse.Namespace) -> None:
     from ..review import apply_review, import_review
 
     summary = import_review(args.review, args.set, args.output, annotators=args.annotators,
-                            judged_by=args.judged_by)
+                            judged_by=args.judged_by, by=args.by)
     if summary["reviewed"]:
         rates = [("grammatical", summary["grammatical_rate"])]
         if summary["label_correct_rate"] is not None:
@@ -61,6 +61,10 @@ def cmd_import_review(args: argparse.Namespace) -> None:
             rates.append(("coherent", summary["coherent_rate"]))
         log.info("%d rows reviewed: %s -> %s", summary["reviewed"],
                  ", ".join(f"{name} {100 * rate:.1f}%" for name, rate in rates), args.output)  # fmt: skip
+    for value, group in (summary.get("by") or {}).get("groups", {}).items():
+        rate = group["label_correct_rate"]
+        log.info("  %s %s: %d rows, label correct %s, grammatical %.1f%%", args.by, value, group["reviewed"],
+                 "-" if rate is None else f"{100 * rate:.1f}%", 100 * group["grammatical_rate"])  # fmt: skip
     if "annotations" in summary:
         log.info("%d rows labelled, %d incoherent, %d still need a label", len(summary["annotations"]),
                  len(summary["incoherent"]), summary["pending"])  # fmt: skip
@@ -111,6 +115,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language", help="language of the text (default: the dataset's, else en)")
     p.add_argument("--unlabelled", action="store_true",
                    help="accept a .jsonl without a label field (its rows keep no gold label)")  # fmt: skip
+    p.add_argument("--dropped", type=Path, metavar="PATH.parquet",
+                   help="also write the pairs the precision filters dropped, each naming its filter "
+                   "(perturbation_params.filter), to read or judge them; not a test set (antonymy)")  # fmt: skip
     add_params_options(p)
     p.set_defaults(func=cmd_perturb)
 
@@ -173,6 +180,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--judged-by", metavar="TEXT",
                    help="more on who judged, quoted on the cards (e.g. 'two linguists, blind')")
+    p.add_argument("--by", metavar="KEY",
+                   help="also give the rates for each value of this key of the rows' "
+                   "perturbation_params (e.g. filter, for the pairs `perturb --dropped` wrote)")  # fmt: skip
     p.add_argument(
         "--apply",
         type=Path,

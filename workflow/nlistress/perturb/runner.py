@@ -24,11 +24,11 @@ from ..canonical import AQUA_SCHEMA, BUILDERS, NLI_SCHEMA
 from ..config import DatasetSpec, PrepareSettings
 from ..errors import ConfigError, DataError
 from ..manifest import RowCounts, write_manifest
-from ..parquet_io import write_parquet_batches
+from ..parquet_io import write_parquet, write_parquet_batches
 from ..progress import with_progress
 from ..readers import RowSource, iter_json_lines
 from . import find_test, make_generator
-from .base import SET_SCHEMA, Context
+from .base import SET_SCHEMA, Context, rows_to_table
 
 log = logging.getLogger(__name__)
 
@@ -150,9 +150,23 @@ def build_set(
     overrides: Mapping[str, Any] | None = None,
     language: str | None = None,
     unlabelled: bool = False,
+    dropped: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Build test set ``test`` from ``input_path`` into ``output``; write and return its manifest."""
+    """Build test set ``test`` from ``input_path`` into ``output``; write and return its manifest.
+
+    With ``dropped``, also write there the pairs the generator's precision filters dropped
+    (``Generator.records_dropped``), each naming its filter: they are no test set (their
+    labels are the rule's, which the filter found unsafe), but the rows to read and judge to
+    learn what a filter costs.
+    """
     generator = make_generator(test, params, overrides)
+    if dropped is not None:
+        if not generator.records_dropped:
+            raise ConfigError(f"--dropped: the {generator.name} generator keeps no dropped pairs "
+                              "(the antonymy generator does)")  # fmt: skip
+        if Path(dropped).resolve() == Path(output).resolve():
+            raise ConfigError(f"--dropped {dropped}: it is also the output; write it somewhere else")
+        generator.dropped = []
     input_path = Path(input_path)
     table, read_counts = read_input(input_path, generator.reads, params, unlabelled)
     if table.num_rows == 0:
@@ -209,4 +223,10 @@ def build_set(
         **extra,
     )
     log.info("%s: %d rows -> %s (%s)", test, written, output, json.dumps(counts.as_dict()))
+    if generator.dropped is not None:
+        write_parquet(rows_to_table(generator.dropped), dropped,
+                      PrepareSettings.from_params(params).parquet_compression)  # fmt: skip
+        by_filter = Counter(row.params["filter"] for row in generator.dropped)
+        log.info("%s: %d pairs the filters dropped -> %s (%s)", test, len(generator.dropped), dropped,
+                 json.dumps(dict(by_filter.most_common())))  # fmt: skip
     return manifest
