@@ -28,13 +28,13 @@ from nlistress.perturb.reviewed import DROP_BY_ANSWER, DROP_UNANSWERED, DROP_UNJ
 from .support import ROOT, project_params, read_csv, shared_override
 
 CENSUS = ROOT / "reviews/stress/antonymy/mnli_dev_matched.census.csv"
-DROPPED = ROOT / "reviews/dropped/stress/antonymy/mnli_dev_matched.csv"
+DROPPED = ROOT / "reviews/dropped/stress/antonymy/mnli_dev_matched.pools.csv"
 # (source uid, side, sentence) of census rows, and what the census says of each
 PASSED = ("mnli:dev_matched:1003", "hypothesis", "It is absolutely correct.")
 LABEL_WRONG = ("mnli:dev_matched:1012", "hypothesis", "Ibizan folklore is available in a written format.")
 UNGRAMMATICAL = ("mnli:dev_matched:3012", "hypothesis", "The censure and community service are very important.")
-# a pair `coordination` dropped ("hate" beside a concession), which both judges of reviews/dropped/ passed
-FILTERED_PASSED = ("mnli:dev_matched:7025", "hypothesis", "I hate the hundred degree days but we get them.")
+# a pair `coordination` dropped ("hate" beside an addition), which every judge of reviews/dropped/ passed
+FILTERED_PASSED = ("mnli:dev_matched:8321", "hypothesis", "I hate dancing, you know.")
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +121,7 @@ def test_a_judged_pair_a_filter_dropped_is_kept_naming_its_filter(params):
     table = _source(PASSED, FILTERED_PASSED)
     generator = _reviewed(params, [str(CENSUS), str(DROPPED)])
     rows, counts = _run(generator, table)
-    assert [r.hypothesis for r in rows] == ["It is absolutely incorrect.",
-                                            "I love the hundred degree days but we get them."]  # fmt: skip
+    assert [r.hypothesis for r in rows] == ["It is absolutely incorrect.", "I love dancing, you know."]
     assert rows[1].params["filter"] == "coordination"
     assert generator.extra_stats()["kept_by_origin"] == {"dropped by filter coordination": 1, "kept by the rules": 1}
     assert "review: not judged (dropped by filter coordination)" not in counts.dropped
