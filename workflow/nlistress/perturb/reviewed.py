@@ -15,8 +15,8 @@ The filters also drop pairs whose label is right: they cannot tell them from the
 wrong ones (``perturb --dropped`` writes them, each naming its filter). Where the
 base generator keeps those pairs (``records_dropped``), the ones annotators judged
 and passed are kept too, each still naming the filter that dropped it; the rest
-are counted as ``review: not judged (dropped by filter <name>)``. Judging dropped pairs is how the set
-grows where no rule can tell the right labels from the wrong.
+are counted as ``review: not judged (dropped by filter <name>)``. Judging dropped
+pairs is how the set grows where no rule can tell the right labels from the wrong.
 
 A row is matched to its judgement by uid, and only where the premise,
 hypothesis and label are still the ones judged: a change to the base generator

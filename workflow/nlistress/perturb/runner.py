@@ -28,17 +28,15 @@ from ..parquet_io import write_parquet, write_parquet_batches
 from ..progress import with_progress
 from ..readers import RowSource, iter_json_lines
 from . import find_test, make_generator
-from .base import SET_SCHEMA, Context, rows_to_table
+from .base import Context, rows_to_table
 
 log = logging.getLogger(__name__)
 
-SCHEMAS = {"nli": NLI_SCHEMA, "aqua": AQUA_SCHEMA, "set": SET_SCHEMA}
-# Columns a user's Parquet file must have; the others are filled with nulls. A generator that
-# reads "set" (`reviewed`) reads a test set another generator wrote.
+SCHEMAS = {"nli": NLI_SCHEMA, "aqua": AQUA_SCHEMA}
+# Columns a user's Parquet file must have; the others are filled with nulls.
 REQUIRED = {
     "nli": ("premise", "hypothesis"),
     "aqua": ("question", "options", "answer"),
-    "set": ("uid", "premise", "hypothesis", "source_uid", "perturbation", "perturbation_params"),
 }
 
 
@@ -108,7 +106,7 @@ def _from_jsonl(
 def read_input(
     path: str | Path, reads: str, params: Mapping[str, Any], unlabelled: bool = False
 ) -> tuple[pa.Table, RowCounts | None]:
-    """The input as a canonical table (``reads`` is "nli" or "aqua") or a built test set ("set").
+    """The input as a canonical table (``reads`` is "nli" or "aqua").
 
     For a JSON-lines file it also returns the canonicalisation counts, so rows
     dropped while reading (no gold label, ...) reach the set's manifest. A
@@ -121,8 +119,6 @@ def read_input(
         raise DataError(path, "file not found")
     if path.suffix == ".parquet":
         return _from_parquet(path, reads), None
-    if reads == "set":
-        raise DataError(path, "expected a test set (.parquet) that another test built, e.g. data/sets/...")
     if path.suffix in (".jsonl", ".json"):
         return _from_jsonl(path, reads, params, unlabelled)
     raise DataError(path, "expected a .parquet or .jsonl file")
