@@ -1086,10 +1086,15 @@ class Antonymy(Generator):
             "\"A strict blind recheck\"), and a third strict blind judge found 99.0% of 100 "
             "fresh rows right (99 of them still built). "
             "A fourth judge then read the edited sentence of every row both had passed for "
-            "coherence and found 48 incoherent (counted as faults of the edit). The rows every "
-            "judge passed, with the pairs the filters dropped that every judge passed, are "
-            "released as `antonymy_reviewed` (810 pairs; two fresh strict blind judges: 96.0% of "
-            "100 rows right, 99.0% grammatical).",
+            "coherence and found 48 incoherent (counted as faults of the edit). A fifth, strict "
+            "judge (a \"will\" prediction counts as a modal, an unidiomatic edit as a fault) read "
+            "the 374 rows every judge had passed and took 24 (16 of them for the label), and a "
+            "sixth, a copy-editor judging grammar alone, took 5 more: counting every judge, "
+            "92.4% of the labels are right (460 of 498; 95% interval 89.7 to 94.4%) and 75.1% of "
+            "the rows grammatical. The rows every judge passed, with the pairs the filters "
+            "dropped that every judge passed, are released as `antonymy_reviewed` (1,076 pairs; "
+            "four fresh blind judges, two of them strict: 98.0% of 100 rows right and 98.0% "
+            "grammatical, a row right only where all four said so).",
             "- **Resources**: WordNet 3.0 through NLTK; other WordNet versions differ in "
             "senses, glosses and antonym links. Word frequencies are wordfreq's English "
             "lists (the version pinned in `constraints.txt`).",
