@@ -409,6 +409,13 @@ def test_dev_mismatched_sample(params, tmp_path):
     kept = [r for r in rows if reviewed._fault(r, census.get(r.uid)) is None]
     third = read_csv(ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_mismatched.csv")
     assert sorted(r["uid"] for r in third) == sorted(r.uid for r in kept)
+    # the fifth and sixth judges of dev-matched read every kept row too (and passed them all)
+    passes = ROOT / "reviews/stress/antonymy_reviewed/passes/mnli_dev_mismatched.json"
+    assert sorted(r["uid"] for r in read_csv(passes.with_suffix(".csv"))) == sorted(r.uid for r in kept)
+    reviewed_set = tmp_path / "reviewed.parquet"
+    pq.write_table(rows_to_table(kept), reviewed_set)
+    summary = json.loads(passes.read_text(encoding="utf-8"))
+    assert {**reimport(passes, reviewed_set, tmp_path / "passes.json"), "sets": None} == {**summary, "sets": None}
 
 
 def _hypotheses(params: dict[str, Any], *sentences: str) -> set[str]:

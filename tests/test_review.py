@@ -12,7 +12,7 @@ from nlistress.cli import main
 from nlistress.config import deep_merge, load_params
 from nlistress.errors import ConfigError, DataError
 from nlistress.perturb.runner import build_set
-from nlistress.review import import_review, sample_for_review, wilson_interval
+from nlistress.review import combine_reviews, import_review, sample_for_review, wilson_interval
 
 from .support import ROOT, canonical_table, project_params, read_csv, shared_override, write_csv
 
@@ -134,6 +134,76 @@ def test_bad_review_files_are_named(negation_set, tmp_path):
     with pytest.raises(DataError, match="missing column"):
         import_review(sheet, target, tmp_path / "s.json")
     assert not (tmp_path / "s.json").exists()
+
+
+def test_judges_copies_combine_into_one_review_where_any_no_stands(negation_set, tmp_path):
+    """combine-reviews: several judges' filled copies of one sample become the CSV every review
+    here is, a row yes only where every judge said yes, each judge's comment kept."""
+    _, target = negation_set
+    sheet = tmp_path / "review.csv"
+    sample_for_review(target, sheet, 6, seed=3)
+    blank = read_csv(sheet)
+    first, second = [dict(r) for r in blank], [dict(r) for r in blank]
+    for row in first:
+        row.update(label_correct="yes", grammatical="yes")
+    for row in second:
+        row.update(label_correct="yes", grammatical="yes")
+    first[0].update(label_correct="no", comment="a generic statement")
+    second[1].update(grammatical="no", grammar_fault="source", comment="a typo in the source")
+    first[1].update(grammatical="no", grammar_fault="edit")
+    second[2]["label_correct"] = ""  # not judged by the second: the row has no combined answer
+    write_csv(tmp_path / "a.csv", first)
+    write_csv(tmp_path / "b.csv", list(reversed(second)))  # the order of a copy does not matter
+    assert main(["combine-reviews", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"),
+                 "-o", str(tmp_path / "both.csv")]) == 0  # fmt: skip
+    both = read_csv(tmp_path / "both.csv")
+    assert [r["uid"] for r in both] == [r["uid"] for r in blank]
+    assert [(r["label_correct"], r["grammatical"], r["grammar_fault"]) for r in both] == [
+        ("no", "yes", ""), ("yes", "no", "edit"), ("", "yes", ""), *[("yes", "yes", "")] * 3]
+    assert both[0]["comment"] == "judge 1: a generic statement"
+    assert both[1]["comment"] == "judge 2: a typo in the source"
+    summary = import_review(tmp_path / "both.csv", target, tmp_path / "s.json")
+    assert summary["reviewed"] == 5 and summary["label_correct_rate"] == pytest.approx(4 / 5)  # one row blank
+    assert summary["grammar_faults"] == {"edit": 1, "source": 0, "unattributed": 0}
+
+
+def test_a_judges_copy_with_other_rows_is_named(negation_set, tmp_path, capsys):
+    _, target = negation_set
+    sheet = tmp_path / "review.csv"
+    sample_for_review(target, sheet, 5, seed=1)
+    rows = read_csv(sheet)
+    changed = [dict(r) for r in rows]
+    changed[3]["premise"] += " (edited)"
+    write_csv(tmp_path / "b.csv", changed)
+    with pytest.raises(DataError, match=r"b.csv, line 5: uid '.*': premise differ from .*review.csv"):
+        combine_reviews([sheet, tmp_path / "b.csv"], tmp_path / "out.csv")
+    write_csv(tmp_path / "b.csv", rows[:4])
+    assert main(["combine-reviews", str(sheet), str(tmp_path / "b.csv"), "-o", str(tmp_path / "out.csv")]) == 2
+    assert "b.csv: holds other rows than" in capsys.readouterr().err
+    rows[0]["label_correct"] = "perhaps"
+    write_csv(tmp_path / "b.csv", rows)
+    with pytest.raises(DataError, match=r"b.csv, line 2: column 'label_correct': expected yes or no"):
+        combine_reviews([sheet, tmp_path / "b.csv"], tmp_path / "out.csv")
+    with pytest.raises(ConfigError, match="at least two"):
+        combine_reviews([sheet], tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_judges_gold_labels_combine_only_where_they_agree(tmp_path):
+    """Swap reviews: a needs_annotation row keeps a gold_label only where the judges agree
+    (real rows of the committed SNLI dev review)."""
+    rows = [r for r in read_csv(ROOT / "reviews/swap/antonym_in_situ/snli_dev.csv")
+            if r["label_status"] == "needs_annotation"][:2]  # fmt: skip
+    assert len(rows) == 2
+    first = [{**r, "label_correct": "", "gold_label": "neutral", "comment": ""} for r in rows]
+    second = [{**r, "label_correct": "", "gold_label": g, "comment": ""}
+              for r, g in zip(rows, ("neutral", "contradiction"), strict=True)]
+    write_csv(tmp_path / "a.csv", first)
+    write_csv(tmp_path / "b.csv", second)
+    combine_reviews([tmp_path / "a.csv", tmp_path / "b.csv"], tmp_path / "both.csv")
+    both = read_csv(tmp_path / "both.csv")
+    assert [r["gold_label"] for r in both] == ["neutral", ""]
+    assert both[1]["comment"] == "the judges gave different gold labels (contradiction, neutral)"
 
 
 def test_card_of_an_unreviewed_set(negation_set, tmp_path):

@@ -25,6 +25,10 @@ what labelling a whole set needs. ``apply_review`` then writes the set with
 the labels filled in (``label_status = annotated``) and the incoherent rows
 removed, counted in its manifest.
 
+Several judges may fill copies of one sample; ``combine_reviews`` makes them one
+CSV in which a row is "yes" only where every judge said yes, the rule every review
+committed here follows, with each judge's comment kept.
+
 Each set a summary judged is named with its sha256 and its construction mode (the
 ``params.mode`` of the manifest beside it: ``precise`` for the default sets, ``paper``
 for the authors' constructions, ``reviewed`` for the rows annotators kept). Both modes
@@ -242,6 +246,78 @@ def read_judgements(review_csv: str | Path) -> dict[str, Judgement]:
             _answer(record["grammatical"], review_csv, line, "grammatical"),
         )  # fmt: skip
     return judged
+
+
+def _all_said(answers: Sequence[bool | None]) -> str:
+    """One answer for several judges: no where any said no, yes only where all said yes, else blank."""
+    if any(a is False for a in answers):
+        return "no"
+    return "yes" if answers and all(a is True for a in answers) else ""
+
+
+def combine_reviews(review_csvs: Sequence[str | Path], output: str | Path) -> dict[str, int]:
+    """Several judges' filled copies of one review CSV as one: a row is "yes" only where every judge said yes.
+
+    Each project review counts a row right only where all its judges passed it, so
+    one judge's "no" must survive the combining: ``label_correct``, ``grammatical``
+    and (swap sets) ``coherent`` are no where any judge said no, yes where all said
+    yes and blank otherwise; ``grammar_fault`` on a combined "no" is ``edit`` where
+    any judge who said no blamed the edit, else ``source`` where one blamed the
+    source; a ``gold_label`` is kept only where every judge who gave one gave the
+    same (else the row still needs a label, and the comment says why); the comment
+    keeps each judge's words as "judge k: ...". The copies must hold the same rows
+    (uid, text, label and params, in any order); the output keeps the first's order
+    and columns. Returns the row count and how many rows the judges split on.
+    """
+    paths = [Path(p) for p in review_csvs]
+    if len(paths) < 2:
+        raise ConfigError("combine-reviews: give at least two filled copies of the review CSV")
+    copies: list[tuple[Path, list[str], dict[str, tuple[int, dict[str, str]]]]] = []
+    for path in paths:
+        reader = _reader(path, (*COLUMNS, *ANSWERS))
+        rows: dict[str, tuple[int, dict[str, str]]] = {}
+        for record in reader:
+            if record["uid"] in rows:
+                raise DataError(path, f"uid {record['uid']!r} is reviewed twice", reader.line_num)
+            rows[record["uid"]] = (reader.line_num, record)
+        copies.append((path, list(reader.fieldnames or []), rows))
+    first_path, columns, first = copies[0]
+    for path, _, rows in copies[1:]:
+        if rows.keys() != first.keys():
+            extra = sorted(rows.keys() - first.keys()) or sorted(first.keys() - rows.keys())
+            raise DataError(path, f"holds other rows than {first_path} (e.g. uid {extra[0]!r})")
+        for uid, (line, record) in rows.items():
+            changed = [c for c in COLUMNS if record[c] != first[uid][1][c]]
+            if changed:
+                raise DataError(path, f"uid {uid!r}: {', '.join(changed)} differ from {first_path}", line)
+    combined, split = [], 0
+    for uid, (_, base) in first.items():
+        judged = [(path, *rows[uid]) for path, _, rows in copies]
+        out = dict(base)
+        said: dict[str, list[bool | None]] = {}
+        for column in (*ANSWERS, *(c for c in ("coherent",) if c in columns)):
+            said[column] = [_answer(r.get(column), p, line, column) for p, line, r in judged]
+            out[column] = _all_said(said[column])
+        split += any(len(set(a)) > 1 for a in said.values())
+        notes = [f"judge {k}: {r[COMMENT].strip()}" for k, (_, _, r) in enumerate(judged, 1)
+                 if (r.get(COMMENT) or "").strip()]  # fmt: skip
+        if GRAMMAR_FAULT in columns:
+            places = {_fault_place(r, ok, p, line) for (p, line, r), ok in zip(judged, said["grammatical"], strict=True)}
+            out[GRAMMAR_FAULT] = "edit" if "edit" in places else "source" if "source" in places else ""
+        if "gold_label" in columns:
+            given = {g for p, line, r in judged if (g := _annotation(r, r.get("label_status", ""), p, line))}
+            out["gold_label"] = next(iter(given)) if len(given) == 1 else ""
+            if len(given) > 1:
+                notes.append(f"the judges gave different gold labels ({', '.join(sorted(given))})")
+        out[COMMENT] = " | ".join(notes)
+        combined.append(out)
+    columns = [*columns, *([COMMENT] if COMMENT not in columns else [])]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, columns, quoting=csv.QUOTE_ALL)
+    writer.writeheader()
+    writer.writerows(combined)
+    write_text_atomic(Path(output), buffer.getvalue())
+    return {"rows": len(combined), "judges": len(paths), "split": split}
 
 
 def _param_values(path: Path, data: Mapping[str, list[Any]], key: str) -> dict[str, str]:

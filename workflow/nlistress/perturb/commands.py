@@ -1,5 +1,5 @@
-"""``nlistress perturb``, ``card``, ``sample-for-review``, ``import-review`` and ``release``: a
-set from a table, its card, its human review, and the release of the sets."""
+"""``nlistress perturb``, ``card``, ``sample-for-review``, ``combine-reviews``, ``import-review`` and
+``release``: a set from a table, its card, its human review, and the release of the sets."""
 
 from __future__ import annotations
 
@@ -73,6 +73,14 @@ def cmd_import_review(args: argparse.Namespace) -> None:
             raise ConfigError("import-review --apply: give exactly one --set")
         manifest = apply_review(args.set[0], args.output, args.apply)
         log.info("%d rows -> %s (%s)", manifest["output_rows"], args.apply, manifest["rows"]["dropped"])
+
+
+def cmd_combine_reviews(args: argparse.Namespace) -> None:
+    from ..review import combine_reviews
+
+    counts = combine_reviews(args.reviews, args.output)
+    log.info("%d rows from %d judges (they split on %d) -> %s", counts["rows"], counts["judges"],
+             counts["split"], args.output)  # fmt: skip
 
 
 def cmd_release(args: argparse.Namespace) -> None:
@@ -191,6 +199,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and the rows marked incoherent (coherent: no) removed (counted in OUT's manifest)",
     )
     p.set_defaults(func=cmd_import_review)
+
+    p = sub.add_parser(
+        "combine-reviews",
+        help="make several judges' filled copies of one review CSV one CSV (yes only where all said yes)",
+        description="Combine filled copies of one sample-for-review CSV, one per judge: an answer is "
+        "no where any judge said no, yes where all said yes and blank otherwise; grammar_fault is edit "
+        "where any judge blamed the edit; a gold_label is kept where the judges who gave one agree; "
+        "each judge's comment is kept as 'judge k: ...'. The copies must hold the same rows.",
+    )
+    p.add_argument("reviews", type=Path, nargs="+", metavar="REVIEW", help="a judge's filled CSV (two or more)")
+    p.add_argument("-o", "--output", type=Path, required=True, help="combined CSV to write (then import-review it)")
+    p.set_defaults(func=cmd_combine_reviews)
 
     p = sub.add_parser(
         "release",
