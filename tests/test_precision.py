@@ -134,8 +134,6 @@ ANTONYMY_KEPT = [
     ("He is very sure of himself.", "He is very unsure of himself."),
     # what the strict recheck's rules leave: a past "when" (one occasion)
     ("I was very impressed when I saw that yesterday.", "I was very unimpressed when I saw that yesterday."),
-    ("The hot flame was hard to control because it was big. ",
-     "The hot flame was hard to control because it was little. "),
     ("The phone modem was easy to set up and use.", "The phone modem was difficult to set up and use."),
     # a relative clause after a comma adds to what is said of one bar
     ("They have a bar, which is always empty.", "They have a bar, which is always full."),
@@ -151,9 +149,9 @@ ANTONYMY_KEPT = [
     # word's own clause is in after dark is said of that time
     ("Strychnine  is a drug that works very quickly. ", "Strychnine  is a drug that works very slowly. "),
     ("The cathedral in particular is impressive after dark.", "The cathedral in particular is unimpressive after dark."),
-    # "so" as a degree, not a result
-    ("Papyrus paper was only used by wealthy Egyptians because it was so expensive.",
-     "Papyrus paper was only used by wealthy Egyptians because it was so cheap."),
+    # a "since" of time and an "as" of role give no cause
+    ("The allowance has been increased since 1989.", "The allowance has been decreased since 1989."),
+    ("It is very difficult to learn the dance as an adult.", "It is very easy to learn the dance as an adult."),
     # definite "parts" are all of them, not some
     ("The remaining parts of the north, although enticing, are difficult to explore.",
      "The remaining parts of the north, although enticing, are easy to explore."),
@@ -166,6 +164,18 @@ ANTONYMY_KEPT = [
 # Edits the judged sample of the 2026-11-23 build found wrong or unreadable, each with the
 # filter that now rejects it (the sentence may keep an edit of another word).
 ANTONYMY_EDITS_REJECTED = [
+    # a sentence that gives a cause: written to fit the word, it explains nothing after the edit
+    # (17 of the 30 such pairs of the census judged ungrammatical, 2026-11-25)
+    ("Driving is difficult because it takes many hours.", "Driving is easy because it takes many hours.",
+     "coordination"),
+    ("The hot flame was hard to control because it was big. ",
+     "The hot flame was hard to control because it was little. ", "coordination"),
+    ("Papyrus paper was only used by wealthy Egyptians because it was so expensive.",
+     "Papyrus paper was only used by wealthy Egyptians because it was so cheap.", "coordination"),
+    ("My mother was domineering since she filled in my father's shoes.",
+     "My mother was submissive since she filled in my father's shoes.", "coordination"),
+    ("The Anse Labord beaches are popular for snorkeling due to their unique temperate reefs.",
+     "The Anse Labord beaches are unpopular for snorkeling due to their unique temperate reefs.", "coordination"),
     # judged wrong in the samples of the 592-pair build (2026-11-24): a restrictive relative
     # clause of a definite noun phrase says which thing is meant, and a state an event comes
     # after may have had its antonym at another time
@@ -399,6 +409,9 @@ def test_a_relative_clause_that_picks_out_a_group_is_not_edited(params):
 # Edits judged wrong in the census of the dev-mismatched sample's 63-pair build, which no
 # filter had been tuned on (2026-11-24)
 ANTONYMY_MISMATCHED_REJECTED = [
+    # ... and, by the cause rule written from dev-matched's census, a cause the antonym leaves
+    # without its reason
+    ("I enjoyed it because it was interesting .", "I enjoyed it because it was uninteresting .", "coordination"),
     ("Only one of the two plants is able to make the same product set .",
      "Only one of the two plants is unable to make the same product set .", "existential_scope"),
     ("There is only something wrong with what people do with the images .",
@@ -536,12 +549,13 @@ def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: 
                         others_off: tuple[str, ...] = ()) -> None:
     """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is
     made (with the filters ``others_off`` off throughout). ``exclude_lemmas`` is emptied, and the
-    broad ``conditional`` and ``existential_scope`` filters switched off, unless they are the
-    reason: a word listed later ("visible", "normal"), a reported claim ("I think it's a good
-    thing") or a bare plural subject ("Drinks are available and expensive") must not hide the
-    rule the row was written for."""
+    broad ``conditional``, ``existential_scope`` and ``coordination`` filters switched off, unless
+    they are the reason: a word listed later ("visible", "normal"), a reported claim ("I think
+    it's a good thing"), a bare plural subject ("Drinks are available and expensive") or a cause
+    anywhere in the sentence ("because they were dangerous") must not hide the rule the row was
+    written for."""
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
-    broad = tuple(name for name in ("conditional", "existential_scope") if name != reason)
+    broad = tuple(name for name in ("conditional", "existential_scope", "coordination") if name != reason)
     settings = deep_merge(settings, {"filters": dict.fromkeys((*others_off, *broad), False)})
     if reason != "excluded_lemma":
         settings["exclude_lemmas"] = []

@@ -29,6 +29,8 @@ CONCESSIVE = frozenset({"though", "although", "whereas"})
 CONTRAST = frozenset({"but", "yet"})
 # Subordinators of a cause ("as it was too difficult", "because he was distracted").
 CAUSAL = frozenset({"because", "as", "since"})
+# Words that head a prepositional cause with "to": "due to", "owing to", "thanks to".
+_CAUSE_HEADS = frozenset({"due", "owing", "thanks"})
 # Verbs of a change into a state: "gets wet", "became ill", "turned cold".
 CHANGE_VERBS = frozenset({"get", "become", "turn", "grow", "go"})
 # Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
@@ -223,13 +225,14 @@ def coordinated(token: Any) -> bool:
     that's great"), its clause is set against another ("important, but there are also
     other worthy causes", "older even though she was only eighteen", "Despite growing
     brighter, it was difficult"), or is the reason for another or its result
-    ("extremely bright, so bring a camera"), or "yes" has said it already ("Yes, that's
-    absolutely true").
+    ("extremely bright, so bring a camera"), or the sentence gives a cause ("easy because
+    it takes many hours", "unpopular due to their reefs": :func:`gives_cause`), or "yes"
+    has said it already ("Yes, that's absolutely true").
 
     The other part may presuppose or restate the word (only what is available
     can be expensive), and the edited sentence then contradicts itself.
     """
-    if token.dep_ == "conj" or any(c.dep_ == "conj" for c in token.children):
+    if token.dep_ == "conj" or any(c.dep_ == "conj" for c in token.children) or gives_cause(token):
         return True
     verb = token.head.head if token.dep_ == "amod" else token.head
     if verb.pos_ not in ("VERB", "AUX"):
@@ -244,7 +247,6 @@ def coordinated(token: Any) -> bool:
         return True
     if (
         reason_or_result(token)
-        or excess_with_cause(token)
         or change_with_cause(token)
     ):
         return True
@@ -288,17 +290,23 @@ def on_behalf(wn: Any, token: Any, lemma: str) -> bool:
     )
 
 
-def excess_with_cause(token: Any) -> bool:
-    """The word is graded by "too" in a sentence that gives a cause ("accepted defeat ..., as
-    it was too difficult", "decided it was too difficult because he was distracted"): the
-    excess and the cause explain each other, and "too easy" explains nothing."""
-    if not any(c.dep_ == "advmod" and c.lower_ == "too" for c in token.children):
-        return False
-    return any(
-        c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in CAUSAL for m in c.children)
-        for node in (token, *token.ancestors)
-        for c in (node, *node.children)
-    )
+def gives_cause(token: Any) -> bool:
+    """The word's sentence gives a cause: a clause that "because", "since" or "as" introduces
+    ("easy because it takes many hours", "dependent since they have more to do", "accepted
+    defeat ..., as it was too difficult") or a phrase "because of", "due to", "owing to" or
+    "thanks to". The cause was written to explain the word or to be explained by it, and
+    after the edit it mostly explains nothing ("Driving is easy because it takes many
+    hours"): in the judged census of MNLI dev-matched (2026-11-25) 17 of the 30 such pairs
+    were judged ungrammatical (an incoherent edit counts), and 4 of the dev-mismatched
+    sample's 8."""
+    sent = token.sent
+    for t in sent:
+        if t.lower_ == "because" or (t.dep_ == "mark" and t.lower_ in CAUSAL and t.head.dep_ == "advcl"):
+            return True
+        after = t.doc[t.i + 1] if t.i + 1 < sent.end else None
+        if t.lower_ in _CAUSE_HEADS and after is not None and after.lower_ == "to" and after.pos_ == "ADP":
+            return True
+    return False
 
 
 def change_with_cause(token: Any) -> bool:
