@@ -406,34 +406,53 @@ def test_dev_mismatched_sample(params, tmp_path):
         summary = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
         again = reimport(path.with_suffix(".json"), built, tmp_path / "again.json")
         assert {**again, "sets": None} == {**summary, "sets": None}, path
-    # the census rows the cause rule moved out of the set keep their judgements in reviews/dropped/:
-    # each is a pair dropped today by `coordination`, and the summary is its CSV imported today
-    moved = ROOT / "reviews/dropped/stress/antonymy/mnli_dev_mismatched.cause.json"
+    # reviews/dropped/: the census rows the cause rule moved out of the set, with their
+    # judgements, and every other pair the filters dropped but those of `disfluent`, `question`
+    # and `imperative`, judged by six judges; each judged pair is one dropped today, by the same
+    # filter, and each summary is its CSV imported today
     by_uid = {r.uid: r for r in dropped}
-    for record in read_csv(moved.with_suffix(".csv")):
-        assert by_uid[record["uid"]].params["filter"] == "coordination"
-        assert by_uid[record["uid"]].hypothesis == record["hypothesis"]
     dropped_set = tmp_path / "mnli_dev_mismatched.dropped.parquet"
     pq.write_table(rows_to_table(dropped), dropped_set)
-    summary = json.loads(moved.read_text(encoding="utf-8"))
-    assert {**reimport(moved, dropped_set, tmp_path / "moved.json"), "sets": None} == {**summary, "sets": None}
-    # the reviewed set keeps the rows and moved pairs both judges passed, and its third judge's
-    # census is of them
+    judged_pairs: set[str] = set()
+    for name in ("cause", "pools"):
+        path = ROOT / f"reviews/dropped/stress/antonymy/mnli_dev_mismatched.{name}.json"
+        for record in read_csv(path.with_suffix(".csv")):
+            pair = by_uid[record["uid"]]
+            assert json.loads(record["perturbation_params"])["filter"] == pair.params["filter"]
+            assert (record["premise"], record["hypothesis"]) == (pair.premise, pair.hypothesis)
+            assert record["uid"] not in judged_pairs
+            judged_pairs.add(record["uid"])
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        assert {**reimport(path, dropped_set, tmp_path / "again.json"), "sets": None} == {**summary, "sets": None}
+    unjudged = Counter(r.params["filter"] for r in dropped if r.uid not in judged_pairs)
+    assert set(unjudged) == {"disfluent", "question", "imperative"}
+    # the reviewed set keeps the rows and pairs every judge passed, and four fresh judges' census
+    # is of them
     from nlistress.perturb import make_generator
     from nlistress.review import read_judgements
 
     reviewed = make_generator("antonymy_reviewed", params)
     census = {uid: j for path in reviewed.reviews["mnli/dev_mismatched"] for uid, j in read_judgements(ROOT / path).items()}
     kept = [r for r in [*rows, *dropped] if reviewed._fault(r, census.get(r.uid)) is None]
-    third = read_csv(ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_mismatched.csv")
-    assert sorted(r["uid"] for r in third) == sorted(r.uid for r in kept)
-    # the fifth and sixth judges of dev-matched read every kept row too (and passed them all)
-    passes = ROOT / "reviews/stress/antonymy_reviewed/passes/mnli_dev_mismatched.json"
-    assert sorted(r["uid"] for r in read_csv(passes.with_suffix(".csv"))) == sorted(r.uid for r in kept)
+    assert len(kept) == 148  # 29 of the rules' rows, 3 the cause rule moved, 116 more dropped pairs
     reviewed_set = tmp_path / "reviewed.parquet"
     pq.write_table(rows_to_table(kept), reviewed_set)
-    summary = json.loads(passes.read_text(encoding="utf-8"))
-    assert {**reimport(passes, reviewed_set, tmp_path / "passes.json"), "sets": None} == {**summary, "sets": None}
+    fresh = ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_mismatched.json"
+    assert sorted(r["uid"] for r in read_csv(fresh.with_suffix(".csv"))) == sorted(r.uid for r in kept)
+    for path in (ROOT / "reviews/stress/antonymy_reviewed/passes/mnli_dev_mismatched.json", fresh):
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        assert {**reimport(path, reviewed_set, tmp_path / "again.json"), "sets": None} == {**summary, "sets": None}
+    # the 32 rows kept before the dropped pairs were judged: the fifth and sixth judges of
+    # dev-matched passed them all (passes/, above), and a third judge's census of that build
+    # (before/, naming it) is of rows that still build, its rates its CSV's
+    before = ROOT / "reviews/stress/antonymy_reviewed/before/mnli_dev_mismatched.32.json"
+    sample = read_csv(before.with_suffix(".csv"))
+    assert len(sample) == 32 and {r["uid"] for r in sample} <= {r.uid for r in kept}
+    assert {r["uid"] for r in read_csv(ROOT / "reviews/stress/antonymy_reviewed/passes/mnli_dev_mismatched.csv")} == {
+        r["uid"] for r in sample}
+    summary = json.loads(before.read_text(encoding="utf-8"))
+    assert summary["sets"][0]["rows"] == 32
+    assert summary["label_correct_rate"] == sum(r["label_correct"] == "yes" for r in sample) / 32
 
 
 def _hypotheses(params: dict[str, Any], *sentences: str) -> set[str]:
