@@ -296,11 +296,12 @@ def gives_cause(token: Any) -> bool:
     defeat ..., as it was too difficult") or a phrase "because of", "due to", "owing to" or
     "thanks to". A "since" or "as" clause of time or manner ("as they get older", "as long
     as") is taken too: the parse does not tell them from a cause, and dropping one only costs
-    yield; "since 1989" and "as an adult" are prepositions and are kept. The cause was written to explain the word or to be explained by it, and
-    after the edit it mostly explains nothing ("Driving is easy because it takes many
-    hours"): in the judged census of MNLI dev-matched (2026-11-25) 17 of the 30 such pairs
-    were judged ungrammatical (an incoherent edit counts), and 4 of the dev-mismatched
-    sample's 8."""
+    yield; "since 1989" and "as an adult" are prepositions and are kept.
+
+    The cause was written to explain the word or to be explained by it, and after the edit
+    it mostly explains nothing ("Driving is easy because it takes many hours"): in the judged
+    census of MNLI dev-matched (2026-11-25) 17 of the 30 such pairs were judged
+    ungrammatical (an incoherent edit counts), and 4 of the dev-mismatched sample's 8."""
     sent = token.sent
     for t in sent:
         if t.lower_ == "because" or (t.dep_ == "mark" and t.lower_ in CAUSAL and t.head.dep_ == "advcl"):

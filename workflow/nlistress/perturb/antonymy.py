@@ -122,8 +122,8 @@ antonym cannot hold of the same thing at the same time. The precision filters
   bring a camera"), or "yes" agrees with it ("Yes, that's absolutely true"),
   or the sentence gives a cause ("easy because it takes many hours", "accepted
   defeat, as it was too difficult", "due to"), which was written to fit the word
-  and mostly no longer fits its antonym, or it is the state something gets into and the sentence says
-  what put it there ("gets wet from a splash of water" -> "gets dry"):
+  and mostly no longer fits its antonym, or it is the state something gets into
+  and the sentence says what put it there ("gets wet from a splash of water" -> "gets dry"):
   the other part may presuppose, restate or follow from the word, and the
   edited sentence then contradicts itself;
 - ``abstract_subject``: a physical adjective (its WordNet attribute is a
