@@ -15,6 +15,7 @@ rule release:
         config=lambda w: config_json(
             datasets=config["datasets"],
             release=config["release"],
+            review={"targets": config["review"]["targets"]},
             **{family: {"tests": config[family]["tests"]} for family in FAMILIES},
         ),
         reviews=lambda w, input: ["--reviews", *input.reviews] if input.reviews else [],

@@ -155,7 +155,24 @@ def test_the_catalogue_says_mode_quality_settings_and_code_version(release, sets
     assert permute["edit_grammatical"] is None
     assert negation["annotators"] == "language-model" and permute["annotators"] is None
     assert ("label 100.0% of 20, grammatical 75.0% (90.0% with no fault made by the edit) "
-            "(n = 20, language-model (AI) annotators)") in markdown and "not judged" in markdown
+            "(n = 20, language-model (AI) annotators); **below target**: grammatical") in markdown
+    assert "not judged" in markdown
+
+
+def test_a_set_judged_below_target_says_so_in_the_catalogue_and_the_dataset_card(release, params):
+    """75% grammatical is under the 95% of `review.targets`: the catalogue names the rate, as
+    the card does, and the Hub card warns before anyone loads the set; an unjudged set is not
+    called short of anything."""
+    assert params["review"]["targets"]["grammatical"] == 0.95
+    catalogue = {e["test"]: e for e in json.loads((release / "catalogue.json").read_text())["sets"]}
+    assert catalogue["negation"]["below_target"] == "grammatical"
+    assert catalogue["permute"]["below_target"] == "" and catalogue["permute"]["coherent"] is None
+    rows = {r["test"]: r for r in csv.DictReader((release / "catalogue.csv").open(encoding="utf-8"))}
+    assert rows["negation"]["below_target"] == "grammatical"
+    _, body = _front_matter(release / "README.md")
+    assert ("**Below target** (label correct 95%, grammatical 95%, coherent 95%): "
+            "`stress/negation/snli_dev` (grammatical). Each card lists") in body
+    assert "permute/permute" not in body.split("**Below target**")[1].split("\n")[0]
 
 
 def test_the_largest_review_of_the_same_bytes_is_the_measure(sets, params, review, tmp_path):
@@ -233,3 +250,28 @@ def test_a_set_without_its_card_is_refused_by_the_cli(sets, tmp_path, capsys):
     bare.with_name("snli_dev.card.md").unlink()
     assert main(["release", str(bare), "-o", str(tmp_path / "release")]) == 2
     assert "snli_dev.card.md: missing" in capsys.readouterr().err
+
+
+def test_the_dataset_card_points_from_a_set_below_target_to_its_judged_set(params):
+    """`antonymy_reviewed` is built from `antonymy`'s rows (its `base`): where both are released
+    for one split, the warning on the rule-made set names the judged one; another split's
+    judged set is not offered."""
+    from dataclasses import replace
+
+    from nlistress.release import CatalogueEntry, _short_sets
+
+    rule = CatalogueEntry(
+        name="stress/antonymy/mnli_dev_matched", family="stress", test="antonymy", dataset="mnli",
+        split="dev_matched", paper="Naik et al.", mode="precise", rows=468, label_correct=0.923,
+        label_judged=468, grammatical=0.771, edit_grammatical=0.853, judged_rows=468, coherent=None,
+        below_target="label_correct, grammatical", annotators="language-model", settings_sha256="0" * 16,
+        code_version="0", sha256="a" * 64, license="x", path="stress/antonymy/mnli_dev_matched.parquet",
+    )  # fmt: skip
+    judged = replace(rule, name="stress/antonymy_reviewed/mnli_dev_matched", test="antonymy_reviewed",
+                     below_target="", path="stress/antonymy_reviewed/mnli_dev_matched.parquet")  # fmt: skip
+    elsewhere = replace(judged, name="stress/antonymy_reviewed/mnli_dev_mismatched", split="dev_mismatched")
+    text = _short_sets([rule, judged, elsewhere], params)
+    assert ("`stress/antonymy/mnli_dev_matched` (label correct, grammatical; use "
+            "`stress/antonymy_reviewed/mnli_dev_matched`, its rows that annotators passed)") in text
+    assert "dev_mismatched" not in text
+    assert _short_sets([judged, elsewhere], params) == ""

@@ -68,6 +68,11 @@ class CatalogueEntry:
     #: ``grammar_fault`` column), None where the review does not say where the faults lie
     edit_grammatical: float | None
     judged_rows: int | None
+    #: share of judged rows whose sentences make sense together (swap sets), else None
+    coherent: float | None
+    #: the judged rates under their ``review.targets`` ("label_correct, grammatical"), the same
+    #: the card names as "Below target"; "" where every rate reaches its target or none was judged
+    below_target: str
     #: who judged the rows: ``human``, ``language-model`` (an AI read them) or ``not recorded``;
     #: None when not judged
     annotators: str | None
@@ -132,6 +137,14 @@ def _settings_hash(run: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(run, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _below_target(review: Mapping[str, Any] | None, targets: Mapping[str, float]) -> str:
+    """The names of the review's rates that fall under their targets, as the card counts them."""
+    if not review:
+        return ""
+    return ", ".join(name for name, target in targets.items()
+                     if review.get(f"{name}_rate") is not None and review[f"{name}_rate"] < target)  # fmt: skip
+
+
 def _entry(
     set_path: Path, params: Mapping[str, Any], reviews: Mapping[str, Mapping[str, Any]]
 ) -> CatalogueEntry:
@@ -169,6 +182,8 @@ def _entry(
         grammatical=review.get("grammatical_rate") if review else None,
         edit_grammatical=review.get("edit_grammatical_rate") if review else None,
         judged_rows=review.get("reviewed") if review else None,
+        coherent=review.get("coherent_rate") if review else None,
+        below_target=_below_target(review, (params.get("review") or {}).get("targets") or {}),
         annotators=(review.get("annotators") or "not recorded") if review else None,
         settings_sha256=_settings_hash(run),
         code_version=str(manifest.get("nlistress_version", "unknown")),
@@ -186,9 +201,11 @@ def _quality(entry: CatalogueEntry) -> str:
              else f"label {entry.label_correct:.1%} of {entry.label_judged}")  # fmt: skip
     edit = ("" if entry.edit_grammatical is None
             else f" ({entry.edit_grammatical:.1%} with no fault made by the edit)")  # fmt: skip
+    coherent = "" if entry.coherent is None else f", coherent {entry.coherent:.1%}"
     kind = ANNOTATOR_NAMES.get(str(entry.annotators))
     who = f"{kind} annotators" if kind else "annotators not recorded"
-    return f"{label}, grammatical {entry.grammatical:.1%}{edit} (n = {entry.judged_rows}, {who})"
+    short = f"; **below target**: {entry.below_target.replace('_', ' ')}" if entry.below_target else ""
+    return f"{label}, grammatical {entry.grammatical:.1%}{edit}{coherent} (n = {entry.judged_rows}, {who}){short}"
 
 
 def _markdown(entries: Sequence[CatalogueEntry]) -> str:
@@ -199,8 +216,9 @@ def _markdown(entries: Sequence[CatalogueEntry]) -> str:
         "",
         "Every released test set, with the paper it reproduces, the mode that built it (`precise`: "
         "the project's high-precision construction; `paper`: the authors' code), our measured label "
-        "quality on this very build, and the licence of the data it was generated from (a set "
-        "inherits its source's licence). Each set's dataset card (`*.card.md`) says how it was "
+        "quality on this very build (a rate under its target, `review.targets` in the project's "
+        "params.yaml, is marked **below target**, as on the set's card), and the licence of the data "
+        "it was generated from (a set inherits its source's licence). Each set's dataset card (`*.card.md`) says how it was "
         "built; its manifest (`*.manifest.json`) counts every row kept and dropped. "
         "`catalogue.json` / `catalogue.csv` add the settings hash and the code version.",
         "",
@@ -250,6 +268,24 @@ def _applied_review(set_path: Path) -> Mapping[str, Any] | None:
         return json.loads(Path(source["review"]).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _short_sets(entries: Sequence[CatalogueEntry], params: Mapping[str, Any]) -> str:
+    """The dataset card's warning naming each set judged below a target, and the released
+    judged set built from its rows (a ``reviewed`` test whose ``base`` it is), else ""."""
+    targets = (params.get("review") or {}).get("targets") or {}
+    short = []
+    for entry in (e for e in entries if e.below_target):
+        instead = [f"`{e.name}`" for e in entries
+                   if (e.dataset, e.split) == (entry.dataset, entry.split)
+                   and find_test(params, e.test)[1].get("base") == entry.test]  # fmt: skip
+        use = f"; use {' or '.join(instead)}, its rows that annotators passed" if instead else ""
+        short.append(f"`{entry.name}` ({entry.below_target.replace('_', ' ')}{use})")
+    if not short:
+        return ""
+    wanted = ", ".join(f"{name.replace('_', ' ')} {rate:.0%}" for name, rate in targets.items())
+    return (f" **Below target** ({wanted}): {'; '.join(short)}. Each card lists the rows the "
+            "annotators faulted, and why.")
 
 
 def _readme(entries: Sequence[CatalogueEntry], folder: Path, params: Mapping[str, Any]) -> str:
@@ -316,7 +352,8 @@ def _readme(entries: Sequence[CatalogueEntry], folder: Path, params: Mapping[str
          "each set: `language-model` annotators are an AI model reading the rows, not people, so their "
          "rates are that model's strict reading, not a human annotation. "
          + (f"Judged: {', '.join(f'`{e.name}`' for e in judged)}; the other sets are not judged yet."
-            if judged else "No released set has been judged yet.")),
+            if judged else "No released set has been judged yet.")
+         + _short_sets(entries, params)),
         "## Licences",
         "A set inherits the licence of the data it was made from:\n\n" + "\n".join(
             f"- {sources[d].get('title', d)} ({sources[d].get('homepage', 'no homepage recorded')}): "
