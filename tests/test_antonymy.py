@@ -393,7 +393,7 @@ def test_dev_mismatched_sample(params, tmp_path):
     counts.check()
     assert 50 <= len(rows) <= 300  # 51 with the default settings
     assert all(_rebuild(r) == r.hypothesis for r in rows)
-    # judged whole in reviews/ (the held-out judgement of README, narrowed to today's rows), and
+    # judged whole in reviews/ (the held-out judgement of reviews/HISTORY.md, narrowed to today's rows), and
     # again by a strict blind judge; each summary is its CSV imported today
     built = tmp_path / "mnli_dev_mismatched.parquet"
     pq.write_table(rows_to_table(rows), built)

@@ -306,7 +306,7 @@ def test_the_committed_review_judges_the_bytes_that_build_today(built, test):
 
 @pytest.mark.parametrize("test", TESTS)
 def test_the_held_out_review_judges_the_bytes_that_build_today(built, test):
-    """reviews/heldout/swap/<test>/snli_test judges the set the README's command builds from
+    """reviews/heldout/swap/<test>/snli_test judges the set that reviews/HISTORY.md's command builds from
     SNLI test (no swap filter was written from it); a filter change that moves its bytes makes
     that evidence stale, so it must come with the review judged again."""
     out = built["folder"] / f"heldout_{test}.parquet"
