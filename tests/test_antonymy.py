@@ -185,8 +185,9 @@ def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_pa
     pq.write_table(rows_to_table(dropped), file)
     folder = ROOT / "reviews/dropped/stress/antonymy"
     summaries = sorted(folder.glob("mnli_dev_matched*.json"))
-    assert [p.name for p in summaries] == ["mnli_dev_matched.cause.json", "mnli_dev_matched.excluded_lemma_modal.json",
-                                           "mnli_dev_matched.json",
+    assert [p.name for p in summaries] == ["mnli_dev_matched.cause.json",
+                                           "mnli_dev_matched.disfluent_question_imperative.json",
+                                           "mnli_dev_matched.excluded_lemma_modal.json", "mnli_dev_matched.json",
                                            "mnli_dev_matched.more_pools.json", "mnli_dev_matched.pools.json",
                                            "mnli_dev_matched.position.json", "mnli_dev_matched.six_pools.json"]  # fmt: skip
     seen: set[str] = set()
@@ -211,9 +212,12 @@ def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_pa
     assert set(position["by"]["groups"]) == {"position"} and position["reviewed"] == 1288
     pools = json.loads((folder / "mnli_dev_matched.excluded_lemma_modal.json").read_text(encoding="utf-8"))
     assert {k: g["reviewed"] for k, g in pools["by"]["groups"].items()} == {"excluded_lemma": 1322, "modal": 886}
-    # every pair judged but those of `disfluent`, `question` and `imperative` (1,043 transcribed,
-    # asked or ordered, none right in the per-filter sample)
-    assert len(seen) == 9232 - 875 - 115 - 53
+    # every pair judged: the last, those of `disfluent`, `question` and `imperative` (transcribed,
+    # asked or ordered sentences), on 2026-11-25
+    assert len(seen) == 9232
+    last = json.loads((folder / "mnli_dev_matched.disfluent_question_imperative.json").read_text(encoding="utf-8"))
+    assert {k: g["reviewed"] for k, g in last["by"]["groups"].items()} == {
+        "disfluent": 875, "question": 115, "imperative": 53}  # fmt: skip
 
 
 def test_the_reviewed_set_is_the_rows_every_judge_passed(params, matched, dropped, tmp_path):
@@ -231,9 +235,9 @@ def test_the_reviewed_set_is_the_rows_every_judge_passed(params, matched, droppe
     passed = [r["uid"] for path in paths for r in read_csv(path)
               if r["label_correct"] == "yes" and r["grammatical"] == "yes"]  # fmt: skip
     assert sorted(r.uid for r in kept) == sorted(passed)  # every yes of every review is a row today
-    # 334 of the rules' rows and 742 dropped pairs, 11 of them census rows the cause rule moved
-    # (issue 13 asks for 1,000; README)
-    assert len(kept) == 1076
+    # 334 of the rules' rows and 755 dropped pairs, 11 of them census rows the cause rule moved
+    # and 13 of `disfluent`, `question` and `imperative` (issue 13 asks for 1,000; README)
+    assert len(kept) == 1089
     built = tmp_path / "mnli_dev_matched.parquet"
     pq.write_table(rows_to_table(kept), built)
     path = ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_matched.json"
@@ -246,11 +250,13 @@ def test_the_reviewed_set_is_the_rows_every_judge_passed(params, matched, droppe
     # the fourth judge took the incoherent dropped pairs), 858 (before it read the rules' rows)
     # 810 (before the pools of `excluded_lemma` and `modal` were judged), 1,092 (before a
     # fifth judge read the 810 rows again), 1,121 (before a sixth read every row) and 1,076 (the
-    # same pairs before the cause rule moved 11 of them to the dropped pairs): each judged row
+    # same pairs before the cause rule moved 11 of them to the dropped pairs; then, after it, by
+    # seed 2043, before the pairs of the last three filters were judged): each judged row
     # builds today, and each summary's rates are its CSV's
     pool = {r.uid: r for r in [*rows, *dropped]}
-    for size in (422, 1172, 970, 1035, 858, 810, 1092, 1121, 1076):
-        path = ROOT / "reviews/stress/antonymy_reviewed/before" / f"mnli_dev_matched.{size}.json"
+    for name in ("422", "1172", "970", "1035", "858", "810", "1092", "1121", "1076", "1076-2043"):
+        size = int(name.split("-")[0])
+        path = ROOT / "reviews/stress/antonymy_reviewed/before" / f"mnli_dev_matched.{name}.json"
         sample = read_csv(path.with_suffix(".csv"))
         assert all((pool[r["uid"]].premise, pool[r["uid"]].hypothesis) == (r["premise"], r["hypothesis"])
                    for r in sample)  # fmt: skip
@@ -407,14 +413,14 @@ def test_dev_mismatched_sample(params, tmp_path):
         again = reimport(path.with_suffix(".json"), built, tmp_path / "again.json")
         assert {**again, "sets": None} == {**summary, "sets": None}, path
     # reviews/dropped/: the census rows the cause rule moved out of the set, with their
-    # judgements, and every other pair the filters dropped but those of `disfluent`, `question`
-    # and `imperative`, judged by six judges; each judged pair is one dropped today, by the same
-    # filter, and each summary is its CSV imported today
+    # judgements, and every other pair the filters dropped, judged by six judges (those of
+    # `disfluent`, `question` and `imperative` apart, and by a seventh); each judged pair is one
+    # dropped today, by the same filter, and each summary is its CSV imported today
     by_uid = {r.uid: r for r in dropped}
     dropped_set = tmp_path / "mnli_dev_mismatched.dropped.parquet"
     pq.write_table(rows_to_table(dropped), dropped_set)
     judged_pairs: set[str] = set()
-    for name in ("cause", "pools"):
+    for name in ("cause", "pools", "disfluent_question_imperative"):
         path = ROOT / f"reviews/dropped/stress/antonymy/mnli_dev_mismatched.{name}.json"
         for record in read_csv(path.with_suffix(".csv")):
             pair = by_uid[record["uid"]]
@@ -424,8 +430,7 @@ def test_dev_mismatched_sample(params, tmp_path):
             judged_pairs.add(record["uid"])
         summary = json.loads(path.read_text(encoding="utf-8"))
         assert {**reimport(path, dropped_set, tmp_path / "again.json"), "sets": None} == {**summary, "sets": None}
-    unjudged = Counter(r.params["filter"] for r in dropped if r.uid not in judged_pairs)
-    assert set(unjudged) == {"disfluent", "question", "imperative"}
+    assert judged_pairs == {r.uid for r in dropped}  # every pair the filters dropped is judged
     # the reviewed set keeps the rows and pairs every judge passed, and four fresh judges' census
     # is of them
     from nlistress.perturb import make_generator
@@ -434,7 +439,9 @@ def test_dev_mismatched_sample(params, tmp_path):
     reviewed = make_generator("antonymy_reviewed", params)
     census = {uid: j for path in reviewed.reviews["mnli/dev_mismatched"] for uid, j in read_judgements(ROOT / path).items()}
     kept = [r for r in [*rows, *dropped] if reviewed._fault(r, census.get(r.uid)) is None]
-    assert len(kept) == 148  # 29 of the rules' rows, 3 the cause rule moved, 116 more dropped pairs
+    # 29 of the rules' rows, 3 the cause rule moved, 116 dropped pairs of the other filters and 3
+    # of `disfluent`, `question` and `imperative`
+    assert len(kept) == 151
     reviewed_set = tmp_path / "reviewed.parquet"
     pq.write_table(rows_to_table(kept), reviewed_set)
     fresh = ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_mismatched.json"
@@ -453,6 +460,14 @@ def test_dev_mismatched_sample(params, tmp_path):
     summary = json.loads(before.read_text(encoding="utf-8"))
     assert summary["sets"][0]["rows"] == 32
     assert summary["label_correct_rate"] == sum(r["label_correct"] == "yes" for r in sample) / 32
+    # and four fresh judges' census of the 148-pair build, before the last three filters' pairs
+    # were judged: its rows still build, and its rates are its CSV's
+    before = ROOT / "reviews/stress/antonymy_reviewed/before/mnli_dev_mismatched.148.json"
+    sample = read_csv(before.with_suffix(".csv"))
+    assert len(sample) == 148 and {r["uid"] for r in sample} <= {r.uid for r in kept}
+    summary = json.loads(before.read_text(encoding="utf-8"))
+    assert summary["sets"][0]["rows"] == 148
+    assert summary["grammatical_rate"] == sum(r["grammatical"] == "yes" for r in sample) / 148
 
 
 def _hypotheses(params: dict[str, Any], *sentences: str) -> set[str]:
