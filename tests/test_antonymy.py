@@ -245,6 +245,14 @@ def test_the_reviewed_set_is_the_rows_every_judge_passed(params, matched, droppe
     again = reimport(path, built, tmp_path / path.name)
     assert {**again, "sets": None} == {**summary, "sets": None}
     assert summary["reviewed"] == 100 and summary["sets"][0]["rows"] == len(kept)
+    # and four more fresh judges' census of every row of today's build
+    census = ROOT / "reviews/stress/antonymy_reviewed/mnli_dev_matched.census.json"
+    judged = read_csv(census.with_suffix(".csv"))
+    assert sorted((r["uid"], r["premise"], r["hypothesis"]) for r in judged) == sorted(
+        (r.uid, r.premise, r.hypothesis) for r in kept)  # fmt: skip
+    summary = json.loads(census.read_text(encoding="utf-8"))
+    assert summary["census"] and summary["reviewed"] == len(kept)
+    assert {**reimport(census, built, tmp_path / census.name), "sets": None} == {**summary, "sets": None}
     # the checks of the set's earlier builds the same day: the rules' 422 rows alone (before any
     # dropped pair joined), 970 rows (before the last filters' pairs were judged), 1,035 (before
     # the fourth judge took the incoherent dropped pairs), 858 (before it read the rules' rows)
