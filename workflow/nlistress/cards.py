@@ -27,6 +27,7 @@ from .manifest import manifest_path
 from .perturb import find_test, make_generator
 from .review import (
     ANNOTATOR_NAMES,
+    below_target,
     human_judged,
     judged_mode,
     review_of,
@@ -170,9 +171,8 @@ def quality_section(
 
 def _short_of(review: Mapping[str, Any], targets: Mapping[str, float]) -> str:
     """The "Below target" sentence naming each measured rate under its target, else ""."""
-    short = [f"{name.replace('_', ' ')} {_pct(review[f'{name}_rate'])} (target {target:.0%})"
-             for name, target in targets.items()
-             if review.get(f"{name}_rate") is not None and review[f"{name}_rate"] < target]  # fmt: skip
+    short = [f"{name.replace('_', ' ')} {_pct(review[f'{name}_rate'])} (target {targets[name]:.0%})"
+             for name in below_target(review, targets)]  # fmt: skip
     if not short:
         return ""
     return (f" **Below target:** {', '.join(short)}; the rows the annotators faulted, and why, are "

@@ -41,7 +41,7 @@ from .dataset_card import FIELDS, config_name, features, front_matter, header, s
 from .errors import DataError
 from .manifest import manifest_path
 from .perturb import find_test, generator_class
-from .review import ANNOTATOR_NAMES, human_judged
+from .review import ANNOTATOR_NAMES, below_target, human_judged
 from .tables import markdown_table
 
 
@@ -137,14 +137,6 @@ def _settings_hash(run: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(run, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _below_target(review: Mapping[str, Any] | None, targets: Mapping[str, float]) -> str:
-    """The names of the review's rates that fall under their targets, as the card counts them."""
-    if not review:
-        return ""
-    return ", ".join(name for name, target in targets.items()
-                     if review.get(f"{name}_rate") is not None and review[f"{name}_rate"] < target)  # fmt: skip
-
-
 def _entry(
     set_path: Path, params: Mapping[str, Any], reviews: Mapping[str, Mapping[str, Any]]
 ) -> CatalogueEntry:
@@ -183,7 +175,7 @@ def _entry(
         edit_grammatical=review.get("edit_grammatical_rate") if review else None,
         judged_rows=review.get("reviewed") if review else None,
         coherent=review.get("coherent_rate") if review else None,
-        below_target=_below_target(review, (params.get("review") or {}).get("targets") or {}),
+        below_target=", ".join(below_target(review, (params.get("review") or {}).get("targets") or {})),
         annotators=(review.get("annotators") or "not recorded") if review else None,
         settings_sha256=_settings_hash(run),
         code_version=str(manifest.get("nlistress_version", "unknown")),

@@ -492,6 +492,16 @@ def wilson_interval(rate: float, n: int, z: float = 1.96) -> tuple[float, float]
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def below_target(summary: Mapping[str, Any] | None, targets: Mapping[str, float]) -> list[str]:
+    """The names of the summary's rates under their ``review.targets`` (``label_correct``,
+    ``grammatical``, ``coherent``), in the targets' order: the card and the release catalogue
+    both mark these, so they must agree on which they are."""
+    if not summary:
+        return []
+    return [name for name, target in targets.items()
+            if summary.get(f"{name}_rate") is not None and summary[f"{name}_rate"] < target]  # fmt: skip
+
+
 def who_judged(summary: Mapping[str, Any]) -> str:
     """Who judged the rows, as the sentence a card prints beside the rates."""
     detail = f": {summary['judged_by']}" if summary.get("judged_by") else ""
