@@ -108,11 +108,12 @@ def test_count_on_mnli_dev_matched(matched):
         f"\nantonymy on MNLI dev-matched: {len(rows):,} pairs from {table.num_rows:,} rows "
         f"({counts.as_dict()}); the paper reports 1,561"
     )
-    # 468 with the default settings and seed (issue 13 asks for 1,000: the filters added after
+    # 454 with the default settings and seed (issue 13 asks for 1,000: the filters added after
     # the 2026-11 judged samples drop the rows judged wrong or unreadable, the last of them
     # the 30 sentences that give a cause, whose edits the census judges found incoherent more
-    # than half the time; `antonymy_reviewed` holds the 1,000; README says so).
-    assert len(rows) == 468
+    # than half the time, and the 14 predictions of `future`, whose labels the judges split on;
+    # `antonymy_reviewed` holds the 1,000; README says so).
+    assert len(rows) == 454
     assert rows_to_table(rows).schema == SET_SCHEMA
 
 
@@ -131,8 +132,8 @@ def test_the_committed_judgements_are_of_the_rows_that_build_today(matched):
         # blind sample lost its two-sentence text to `passage`, the narrower antonyms of
         # `exclude_lemmas` one row of each, the strict recheck's rules 11 to 16, and the cause
         # rule of 2026-11-25 six to nine rows of each (their judgements are in the census's
-        # reviews/dropped/stress/antonymy/mnli_dev_matched.cause.csv)
-        assert len(judged) >= 75
+        # reviews/dropped/stress/antonymy/mnli_dev_matched.cause.csv), and `future` one to seven
+        assert len(judged) >= 74
 
 
 def test_the_committed_summaries_are_what_their_csvs_say(matched, tmp_path):
@@ -161,7 +162,7 @@ def test_dropped_pairs_name_their_filter_and_leave_the_set_alone(matched, droppe
     _, rows, _ = matched
     by_filter = Counter(r.params["filter"] for r in dropped)
     print(f"\n{len(dropped):,} pairs the filters dropped on MNLI dev-matched: {dict(by_filter.most_common())}")
-    assert len(dropped) == 9232
+    assert len(dropped) == 9246
     assert set(by_filter) <= set(FILTERS)
     assert {r.uid for r in rows}.isdisjoint(r.uid for r in dropped)
     assert len({r.uid for r in dropped}) == len(dropped)
@@ -177,7 +178,8 @@ def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_pa
     pairs both passed and a fourth on the coherence of those: a sample drawn per filter, and the
     census of the pairs of `position`, of eight more filters, of `excluded_lemma` and `modal`, and
     of six more (`negation`, `conditional` and four smaller ones), and the census rows the cause
-    rule moved out of the set (`cause`, their judgements carried over).
+    rule and the `future` filter moved out of the set (`cause`, `future`, their judgements
+    carried over).
     Every judged pair is one dropped today, by the same filter, and
     each summary (with the rates of each filter, --by filter) is its CSV imported today."""
     built = {r.uid: r for r in dropped}
@@ -187,7 +189,8 @@ def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_pa
     summaries = sorted(folder.glob("mnli_dev_matched*.json"))
     assert [p.name for p in summaries] == ["mnli_dev_matched.cause.json",
                                            "mnli_dev_matched.disfluent_question_imperative.json",
-                                           "mnli_dev_matched.excluded_lemma_modal.json", "mnli_dev_matched.json",
+                                           "mnli_dev_matched.excluded_lemma_modal.json",
+                                           "mnli_dev_matched.future.json", "mnli_dev_matched.json",
                                            "mnli_dev_matched.more_pools.json", "mnli_dev_matched.pools.json",
                                            "mnli_dev_matched.position.json", "mnli_dev_matched.six_pools.json"]  # fmt: skip
     seen: set[str] = set()
@@ -205,7 +208,8 @@ def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_pa
         assert summary["by"]["param"] == "filter"
     sample = json.loads((folder / "mnli_dev_matched.json").read_text(encoding="utf-8"))
     groups = sample["by"]["groups"]
-    assert sample["reviewed"] == 377 and len(groups) == len(FILTERS)
+    # drawn per filter before `future` was written (its 14 pairs are all in .future)
+    assert sample["reviewed"] == 377 and set(groups) == set(FILTERS) - {"future"}
     # the filter whose dropped pairs are most often right: still far below the set's 95%
     assert max(g["label_correct_rate"] for g in groups.values() if g["reviewed"] >= 20) < 0.75
     position = json.loads((folder / "mnli_dev_matched.position.json").read_text(encoding="utf-8"))
@@ -213,8 +217,8 @@ def test_the_judged_dropped_pairs_are_of_the_pairs_dropped_today(dropped, tmp_pa
     pools = json.loads((folder / "mnli_dev_matched.excluded_lemma_modal.json").read_text(encoding="utf-8"))
     assert {k: g["reviewed"] for k, g in pools["by"]["groups"].items()} == {"excluded_lemma": 1322, "modal": 886}
     # every pair judged: the last, those of `disfluent`, `question` and `imperative` (transcribed,
-    # asked or ordered sentences), on 2026-11-25
-    assert len(seen) == 9232
+    # asked or ordered sentences), on 2026-11-25; and the 14 census rows `future` moved out
+    assert len(seen) == 9246
     last = json.loads((folder / "mnli_dev_matched.disfluent_question_imperative.json").read_text(encoding="utf-8"))
     assert {k: g["reviewed"] for k, g in last["by"]["groups"].items()} == {
         "disfluent": 875, "question": 115, "imperative": 53}  # fmt: skip
@@ -405,7 +409,7 @@ def test_dev_mismatched_sample(params, tmp_path):
     print(f"\nantonymy on the 1,000-row MNLI dev-mismatched sample: {len(rows):,} pairs")
     assert counts.input == 2 * table.num_rows == 2_000
     counts.check()
-    assert 50 <= len(rows) <= 300  # 51 with the default settings
+    assert 40 <= len(rows) <= 300  # 48 with the default settings
     assert all(_rebuild(r) == r.hypothesis for r in rows)
     # judged whole in reviews/ (the held-out judgement of reviews/HISTORY.md, narrowed to today's rows), and
     # again by a strict blind judge; each summary is its CSV imported today
@@ -420,15 +424,15 @@ def test_dev_mismatched_sample(params, tmp_path):
         summary = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
         again = reimport(path.with_suffix(".json"), built, tmp_path / "again.json")
         assert {**again, "sets": None} == {**summary, "sets": None}, path
-    # reviews/dropped/: the census rows the cause rule moved out of the set, with their
-    # judgements, and every other pair the filters dropped, judged by six judges (those of
+    # reviews/dropped/: the census rows the cause rule and `future` moved out of the set, with
+    # their judgements, and every other pair the filters dropped, judged by six judges (those of
     # `disfluent`, `question` and `imperative` apart, and by a seventh); each judged pair is one
     # dropped today, by the same filter, and each summary is its CSV imported today
     by_uid = {r.uid: r for r in dropped}
     dropped_set = tmp_path / "mnli_dev_mismatched.dropped.parquet"
     pq.write_table(rows_to_table(dropped), dropped_set)
     judged_pairs: set[str] = set()
-    for name in ("cause", "pools", "disfluent_question_imperative"):
+    for name in ("cause", "future", "pools", "disfluent_question_imperative"):
         path = ROOT / f"reviews/dropped/stress/antonymy/mnli_dev_mismatched.{name}.json"
         for record in read_csv(path.with_suffix(".csv")):
             pair = by_uid[record["uid"]]

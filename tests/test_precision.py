@@ -127,6 +127,9 @@ ANTONYMY_DROPPED = [
 ]
 ANTONYMY_KEPT = [
     ("The air is warm.", "The air is cool."),
+    # a "will" in a coordinated clause does not reach the word (`future`)
+    ("The system is fair and he'll receive the sentence he deserves regardless of parole.",
+     "The system is unfair and he'll receive the sentence he deserves regardless of parole."),
     # "even" as an adjective (which the parser tags as an adverb) is no scalar particle
     ("well, you're aware that the floor wasn't even", "well, you're unaware that the floor wasn't even"),
     ("Julius was right that we were incorrect.", "Julius was right that we were correct."),
@@ -366,6 +369,11 @@ ANTONYMY_EDITS_REJECTED = [
      "comparison_standard"),
     ("You'll even be able to consult a traditional herbalist to cure your ailments.",
      "You'll even be unable to consult a traditional herbalist to cure your ailments.", "comparison_standard"),
+    # ... and by the census's strict fifth judge: a prediction (`future`), which other judges
+    # passed as a contradiction, so the label is in doubt
+    ("The United States national defense budget will increase by 6 billion dollars.",
+     "The United States national defense budget will decrease by 6 billion dollars.", "future"),
+    ("You will find it acceptable.", "You will find it unacceptable.", "future"),
 ]
 
 
@@ -549,13 +557,14 @@ def _assert_rejected_by(params: dict[str, Any], text: str, edited: str, reason: 
                         others_off: tuple[str, ...] = ()) -> None:
     """Filter ``reason`` rejects the edit of ``text`` into ``edited``, and without it the edit is
     made (with the filters ``others_off`` off throughout). ``exclude_lemmas`` is emptied, and the
-    broad ``conditional``, ``existential_scope`` and ``coordination`` filters switched off, unless
-    they are the reason: a word listed later ("visible", "normal"), a reported claim ("I think
-    it's a good thing"), a bare plural subject ("Drinks are available and expensive") or a cause
-    anywhere in the sentence ("because they were dangerous") must not hide the rule the row was
-    written for."""
+    broad ``conditional``, ``existential_scope``, ``coordination`` and ``future`` filters switched
+    off, unless they are the reason: a word listed later ("visible", "normal"), a reported claim
+    ("I think it's a good thing"), a bare plural subject ("Drinks are available and expensive"),
+    a cause anywhere in the sentence ("because they were dangerous") or a prediction ("will end
+    up dead") must not hide the rule the row was written for."""
     settings = {k: v for k, v in params["stress"]["tests"]["antonymy"].items() if k != "generator"}
-    broad = tuple(name for name in ("conditional", "existential_scope", "coordination") if name != reason)
+    broad = tuple(name for name in ("conditional", "existential_scope", "coordination", "future")
+                  if name != reason)
     settings = deep_merge(settings, {"filters": dict.fromkeys((*others_off, *broad), False)})
     if reason != "excluded_lemma":
         settings["exclude_lemmas"] = []

@@ -44,7 +44,8 @@ sibling clause does not count:
     -> "no indiscernible", "contributes nothing to the smooth").
 ``modal``
     a modal auxiliary (tag ``MD``: *might*, *could*, *would*, ...; the future
-    *will*/*shall* asserts and is allowed), a frequency or partial qualifier
+    *will*/*shall* is let through here, as numerical's "will cost 5 dollars" keeps
+    its bound, and left to the antonymy generator's ``future`` filter), a frequency or partial qualifier
     (*often*, *sometimes*, *potentially*, "in some cases") or a hedging adverb (*maybe*, *perhaps*, *probably*, ...): "might take a long
     time" and "might take a short time" are compatible.
 ``conditional``
@@ -230,7 +231,8 @@ def _negates(token: Any) -> bool:
     ) or (token.pos_ == "NOUN" and token.lemma_.lower() in NEGATING_NOUNS)
 
 
-#: modals that state the future, not a possibility: "it will be cold" asserts it
+#: modals that state the future, not a possibility: the ``modal`` filter lets "it will be cold"
+#: through as asserted; the antonymy generator's ``future`` filter (:func:`has_future`) does not
 FUTURE = frozenset({"will", "'ll", "shall"})
 
 
@@ -302,6 +304,16 @@ def has_negation(tokens: Iterable[Any]) -> bool:
 
 def has_modal(tokens: Iterable[Any]) -> bool:
     return any(_modal(t) for t in tokens)
+
+
+def has_future(tokens: Iterable[Any]) -> bool:
+    """A future modal ("will", "'ll", "shall") among ``tokens``.
+
+    A prediction is asserted, but not as a fact: judges split on whether "The
+    budget will increase" and "The budget will decrease" contradict (README,
+    "Antonymy: precision filters"), and a doubtful label is dropped.
+    """
+    return any(t.tag_ == "MD" and t.lower_ in FUTURE for t in tokens)
 
 
 def has_conditional(tokens: Iterable[Any]) -> bool:
