@@ -1115,7 +1115,10 @@ class Antonymy(Generator):
             "judge had taken while the other judges who read them passed 18 of 19: a label in "
             "doubt. On the 454 pairs left, 94.7% of the labels are right (430; 95% interval 92.3 "
             "to 96.4%) and 76.9% of the rows grammatical (349), in-sample for that rule and below "
-            "the 95% target on both. The rows every judge passed, with the pairs the filters "
+            "the 95% target on both. Four fresh blind judges who had read no earlier build then "
+            "judged every one of the 454 (two under the brief, two strict; right only where all "
+            "four said so): 93.2% of the labels right (95% interval 90.5 to 95.1%) and 77.1% of "
+            "the rows grammatical, below the target too. The rows every judge passed, with the pairs the filters "
             "dropped that every judge passed, are released as `antonymy_reviewed` (1,089 pairs; "
             "four fresh blind judges read every row: 97.8% of the labels right and 97.8% of the "
             "rows grammatical, a row right only where all four said so).",
