@@ -311,7 +311,7 @@ def has_future(tokens: Iterable[Any]) -> bool:
 
     A prediction is asserted, but not as a fact: judges split on whether "The
     budget will increase" and "The budget will decrease" contradict (README,
-    "Antonymy: precision filters"), and a doubtful label is dropped.
+    "Precision filters: labels you can trust"), and a doubtful label is dropped.
     """
     return any(t.tag_ == "MD" and t.lower_ in FUTURE for t in tokens)
 
