@@ -273,10 +273,6 @@ ANTONYMY_EDITS_REJECTED = [
     # the view of some of a group: others may hold the opposite
     ("According to some professionals, cooler times are the best for getting a catch.",
      "According to some professionals, cooler times are the worst for getting a catch.", "existential_scope"),
-    # an event that befalls some of a bare plural
-    ("Managed care bought Republican votes and patients will end up dead because of this.",
-     "Managed care bought Republican votes and patients will end up alive because of this.",
-     "existential_scope"),
     # judged ungrammatical in the samples of the 558-pair build (2026-11-24): "happy to" is
     # willing and has no "unhappy to"; an "-ly" adverb that grades the word alone
     ("Agreed-upon Auditors are happy to perform the testing to issue a specific report.",
@@ -455,7 +451,32 @@ ANTONYMY_SNLI_TEST_REJECTED = [
      "A wall hung with multicolored crosses is invisible behind the group of young men as they converse .",
      "excluded_lemma"),
     ("The traffic is busy .", "The traffic is idle .", "excluded_lemma"),
+    # judged wrong in the held-out review of 2026-11-24 and ruled on 2026-11-25: "be going to"
+    # is a prediction like "will" (`future`)
+    ("A dog is going to get wet .", "A dog is going to get dry .", "future"),
 ]
+
+# Adjectives after a verb that does not link them to their subject (a depictive or a
+# resultative), judged wrong in the held-out reviews (SNLI dev, ANLI) and the dev-matched
+# census: `position` keeps a predicative adjective only after a linking verb
+ANTONYMY_UNLINKED_REJECTED = [
+    (SNLI, "Two brown dogs shake themselves dry at the beach .",
+     "Two brown dogs shake themselves wet at the beach ."),
+    (SNLI, "A costumed man stands tall above a crowd of his contemporaries in the midst of a party in a white "
+     "room , furnished with overhead lights and a gray-scale painting on the wall behind him .",
+     "A costumed man stands short above a crowd of his contemporaries in the midst of a party in a white "
+     "room , furnished with overhead lights and a gray-scale painting on the wall behind him ."),
+    ("anli/R2_dev.jsonl", "Paul Revere died young.", "Paul Revere died old."),
+    (MNLI, "It works pretty good at the right time of year.", "It works pretty bad at the right time of year."),
+]
+
+
+def test_the_content_of_an_idea_is_not_asserted(params):
+    """"liked the idea of being healthy" (judged wrong in the held-out ANLI review): an idea's
+    content is named, not asserted, after "of" as after "that" (`conditional`)."""
+    text = "Maddie liked the idea of being healthy"
+    _in_file("anli/R3_dev.jsonl", text)
+    _assert_rejected_by(params, text, "Maddie liked the idea of being unhealthy", "conditional")
 
 
 # Edits judged wrong in the held-out ANLI dev sample (reviews/heldout/stress/antonymy/
@@ -528,6 +549,25 @@ def test_antonymy_rejects_a_judged_failure_of_the_snli_test_set(params, text, ed
     _assert_rejected_by(params, text, edited, reason)
 
 
+@pytest.mark.parametrize(("rel", "text", "edited"), ANTONYMY_UNLINKED_REJECTED)
+def test_an_adjective_after_a_verb_that_does_not_link_it_is_not_edited(params, rel, text, edited):
+    _in_file(rel, text)
+    _assert_rejected_by(params, text, edited, "position")
+
+
+@pytest.mark.parametrize(("text", "edited"), [
+    # linking verbs: being, seeming, becoming, making and finding so
+    ("They made sure the setting looked very convincing.", "They made sure the setting looked very unconvincing."),
+    ("The men looked weak.", "The men looked strong."),
+    # a motion "going to" is no prediction
+    ("Jon was happy that Jane was not going to the dance. ", "Jon was unhappy that Jane was not going to the dance. "),
+])
+def test_linked_adjectives_and_a_motion_going_to_are_edited(params, text, edited):
+    _in_file(MNLI, text)
+    hypotheses, counts = _antonymy(params, text)
+    assert hypotheses == [edited] and counts.kept == 1
+
+
 @pytest.mark.parametrize(("text", "edited", "reason"), ANTONYMY_EDITS_REJECTED)
 def test_antonymy_rejects_each_judged_failure(params, text, edited, reason):
     _in_file(MNLI, text)
@@ -541,6 +581,18 @@ def test_a_property_of_some_occasions_is_not_edited(params):
     _in_file(MNLI, text)
     _assert_rejected_by(params, text, "Russia has been unsuccessfully invaded hundreds of times.",
                         "existential_scope", others_off=("excluded_lemma",))
+
+
+def test_an_outcome_for_a_bare_plural_is_not_edited(params):
+    """"patients will end up dead": an event that befalls some of a bare plural
+    (`existential_scope`). "end up" does not link "dead" to its subject as "be" does, so
+    `position` drops the row first (since 2026-11-25) and is off here."""
+    text = "Managed care bought Republican votes and patients will end up dead because of this."
+    _in_file(MNLI, text)
+    _assert_rejected_by(
+        params, text, "Managed care bought Republican votes and patients will end up alive because of this.",
+        "existential_scope", others_off=("position",),
+    )
 
 
 def test_a_clause_on_a_predicate_pronoun_is_kept(params):

@@ -31,6 +31,14 @@ CONTRAST = frozenset({"but", "yet"})
 CAUSAL = frozenset({"because", "as", "since"})
 # Words that head a prepositional cause with "to": "due to", "owing to", "thanks to".
 _CAUSE_HEADS = frozenset({"due", "owing", "thanks"})
+# Verbs that link a predicative adjective to what it describes: the copula, verbs of seeming,
+# staying and becoming ("seems happy", "remained open", "gets wet"), and verbs that make or
+# judge their object so ("made it possible", "found it easy", "kept it secret").
+LINKING_VERBS = frozenset(
+    {"be", "seem", "appear", "look", "sound", "feel", "smell", "taste", "become", "remain", "stay",
+     "get", "prove", "keep", "make", "find", "consider", "deem", "call", "leave", "render", "think",
+     "believe", "declare", "judge"}
+)
 # Verbs of a change into a state: "gets wet", "became ill", "turned cold".
 CHANGE_VERBS = frozenset({"get", "become", "turn", "grow", "go"})
 # Indefinite pronouns: "Something was approved" and "Something was disapproved" may be two things.
@@ -105,6 +113,20 @@ def position(token: Any) -> str:
     if token.dep_ == "ccomp" and any(c.dep_ == "nsubj" for c in token.children):
         return "predicative"  # a small clause: "make information available"
     return "other"
+
+
+def linked(token: Any) -> bool:
+    """The predicative adjective follows a linking verb (:data:`LINKING_VERBS`).
+
+    After any other verb it is a depictive or a resultative, whose sense the verb
+    colours: "stands tall", "died young", "shake themselves dry", "works pretty good".
+    Their antonyms make no phrase or no clear contradiction ("stands short above a
+    crowd", "shake themselves wet"), and "come alive", "go bad", "run dry", "fall ill"
+    are idioms of the same kind.
+    """
+    while token.dep_ == "conj" and token.head.i != token.i:
+        token = token.head
+    return token.head.lemma_.lower() in LINKING_VERBS
 
 
 def with_clause(token: Any) -> bool:

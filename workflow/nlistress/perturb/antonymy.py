@@ -46,8 +46,10 @@ antonym cannot hold of the same thing at the same time. The precision filters
 - ``rare_antonym``: the antonym is rarer in general English than
   ``min_antonym_zipf`` (wordfreq's Zipf scale): "incorrupt", "impermanent",
   "uneager" are WordNet antonyms that read as mistakes;
-- ``position``: the adjective is predicative ("the room was dark"; not in an
-  idiom with *come*, *go*, *run*, ...: "comes alive"; with an infinitive only
+- ``position``: the adjective is predicative ("the room was dark"; only after
+  a linking verb such as *be*, *seem*, *become*, *get* or *make*, not a
+  depictive or resultative: "stands tall", "died young", "comes alive",
+  "shake themselves dry"; with an infinitive only
   when the antonym is the word with a negative prefix or both take such an
   infinitive: "able to" -> "unable to", "easy to set up" -> "difficult to set
   up", not "careful to" -> "careless to" or "sure to invest", nor "prepared to
@@ -141,9 +143,10 @@ antonym cannot hold of the same thing at the same time. The precision filters
   ("colder" tagged as a plain adjective), so the antonym's form is unknown, or
   "more"/"most" grades it while the antonym has its own comparative ("more
   difficult" would become "more easy").
-- ``future``: a future modal ("will", "'ll", "shall") has the word in its scope
-  ("The budget will increase by 6 billion dollars" -> "decrease", "A double
-  sign will be useful"): the ``modal`` filter lets a prediction through as
+- ``future``: a future modal ("will", "'ll", "shall") or "be going to" has the
+  word in its scope ("The budget will increase by 6 billion dollars" ->
+  "decrease", "A double sign will be useful", "A dog is going to get wet"):
+  the ``modal`` filter lets a prediction through as
   asserted, but judges split on whether two forecasts contradict, and a
   doubtful label is dropped.
 
@@ -303,10 +306,6 @@ _EPISTEMIC = frozenset({"sure", "certain", "confident"})
 _GOAL_NOUNS = frozenset(
     {"step", "part", "key", "way", "path", "road", "route", "move", "approach", "effort",
      "attempt", "goal", "aim", "plan", "strategy", "means", "progress"}
-)
-# Verbs whose adjective complement is an idiom ("come alive", "go bad", "run dry", "fall ill").
-_IDIOM_VERBS = frozenset(
-    {"come", "go", "run", "fall", "turn", "hold", "ring", "break", "cut", "play", "grow"}
 )
 # Adverbs that grade any adjective of their scale, so they grade its antonym as well ("very
 # useful", "very useless"). Any other "-ly" adverb on the word is a collocation of the word
@@ -668,7 +667,7 @@ class Antonymy(Generator):
         if on("position") and lemma in _EPISTEMIC and syntax.with_clause(token):
             return "position"  # "I'm sure they did" -> "I'm unsure they did"
         if on("position") and not (
-            (position == "predicative" and token.head.lemma_.lower() not in _IDIOM_VERBS)
+            (position == "predicative" and (token.pos_ != "ADJ" or syntax.linked(token)))
             or (
                 position == "attributive"
                 and synset.attributes()
@@ -1085,7 +1084,10 @@ class Antonymy(Generator):
             "(93.4% before a fix of the age sense of \"old\" two of them called for) "
             "and 95.1% of 164 SNLI test pairs are right (92.6% of all 353); the cause rule "
             "(2026-11-25) then dropped 9 of them, 2 wrong labels and 5 ungrammatical rows among them "
-            "(93.0% of the 344 left), and the `future` filter 6 more (93.2% of the 338 left). "
+            "(93.0% of the 344 left), the `future` filter 6 more (93.2% of the 338 left), and "
+            "three rules written from these rows (2026-11-25: an adjective after a verb that "
+            "does not link it, \"be going to\", \"the idea of being healthy\") 6 more, 5 of "
+            "them wrong labels (94.6% of the 332 left, in-sample for those rules). "
             "Expect 80 to 93% on other text; a rate measured on the rows the filters were "
             "then written from overstates it. About half the ungrammatical rows of those "
             "held-out reviews repeat a fault of the source text; the faults the edit itself "
@@ -1118,7 +1120,11 @@ class Antonymy(Generator):
             "the 95% target on both. Four fresh blind judges who had read no earlier build then "
             "judged every one of the 454 (two under the brief, two strict; right only where all "
             "four said so): 93.2% of the labels right (95% interval 90.5 to 95.1%) and 77.1% of "
-            "the rows grammatical, below the target too. The rows every judge passed, with the pairs the filters "
+            "the rows grammatical, below the target too. The three held-out rules above took one "
+            "more pair, right but ungrammatical (\"It works pretty good\"): on the 453 left, 94.7% "
+            "of the labels are right (429; 95% interval 92.2 to 96.4%) and 77.0% of the rows "
+            "grammatical (349), and 93.2% and 77.3% by the fresh judges. "
+            "The rows every judge passed, with the pairs the filters "
             "dropped that every judge passed, are released as `antonymy_reviewed` (1,089 pairs; "
             "four fresh blind judges read every row: 97.8% of the labels right and 97.8% of the "
             "rows grammatical, a row right only where all four said so).",

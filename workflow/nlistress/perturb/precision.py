@@ -307,13 +307,26 @@ def has_modal(tokens: Iterable[Any]) -> bool:
 
 
 def has_future(tokens: Iterable[Any]) -> bool:
-    """A future modal ("will", "'ll", "shall") among ``tokens``.
+    """A future modal ("will", "'ll", "shall") or "be going to" among ``tokens``.
 
     A prediction is asserted, but not as a fact: judges split on whether "The
     budget will increase" and "The budget will decrease" contradict (README,
     "Precision filters: labels you can trust"), and a doubtful label is dropped.
+    "A dog is going to get wet" and "... get dry" may both come true, one after
+    the other.
     """
-    return any(t.tag_ == "MD" and t.lower_ in FUTURE for t in tokens)
+    return any((t.tag_ == "MD" and t.lower_ in FUTURE) or _going_to(t) for t in tokens)
+
+
+def _going_to(token: Any) -> bool:
+    """``token`` is the "going" of "be going to" + verb ("is going to get", "was gonna be");
+    not a motion ("was going to the dance")."""
+    return (
+        token.lemma_.lower() == "go"
+        and token.tag_ == "VBG"
+        and any(c.dep_ == "aux" and c.lemma_.lower() == "be" for c in token.children)
+        and any(c.dep_ == "xcomp" and c.tag_ == "VB" for c in token.children)
+    )
 
 
 def has_conditional(tokens: Iterable[Any]) -> bool:
@@ -442,13 +455,19 @@ CONTENT_NOUNS = frozenset(
 
 def in_mentioned_statement(token: Any) -> bool:
     """``token`` is in the content of a noun such as "statement" or "claim": a survey item or a
-    claim someone made is named, and its opposite may be named with the same score."""
+    claim someone made is named, and its opposite may be named with the same score ("liked the
+    idea of being healthy" says nothing of being unhealthy)."""
     for node in (token, *token.ancestors):
         if (
             node.dep_ in ("acl", "ccomp", "appos") and node.head.pos_ == "NOUN"
             and node.head.lemma_.lower() in CONTENT_NOUNS
         ):
             return True  # "the claim that prices are high"
+        if (
+            node.dep_ == "pcomp" and node.head.lower_ == "of" and node.head.head.pos_ == "NOUN"
+            and node.head.head.lemma_.lower() in CONTENT_NOUNS
+        ):
+            return True  # "the idea of being healthy"
         if any(  # "the statement alcoholics are difficult": the noun parsed as a compound
             c.dep_ == "compound" and c.lemma_.lower() in CONTENT_NOUNS
             for s in node.children if s.dep_ in SUBJECT_DEPS
